@@ -1,0 +1,41 @@
+# Two commands do everything on a fresh clone:
+#   make demo   create .venv, install, run the scripted demo on the embedded store (no LLM)
+#   make test   create .venv with dev extras, lint, run the whole test suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
+
+.PHONY: demo test lint install install-dev clean stop
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(DEV_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP) $@
+
+install: $(STAMP)
+install-dev: $(DEV_STAMP)
+
+demo: $(STAMP)
+	$(BIN)/elephant demo
+
+lint: $(DEV_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+test: $(DEV_STAMP) lint
+	$(BIN)/python -m pytest
+
+stop:
+	-$(BIN)/elephant server stop
+
+clean: stop
+	rm -rf $(VENV) .elephant .pytest_cache .ruff_cache .mypy_cache

@@ -1,0 +1,1 @@
+"""Configuration, model and embedding providers, shared resources and the CLI."""

@@ -1,0 +1,279 @@
+"""The ``elephant`` command line.
+
+Every command that a script would read takes ``--json`` and prints exactly one JSON
+value on stdout; progress bars and messages go to stderr. Errors (unreachable store,
+bad URL, unreadable file, empty text) print one line and exit non-zero, without a
+traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.table import Table
+
+from broker.api import Broker
+from broker.ingest_files import read_perceptions
+from schemas.context import Context
+from schemas.models import Perception
+from store import StoreError
+from store.embedded import EmbeddedFalkorDB
+from store.factory import describe_store
+
+app = typer.Typer(
+    name="elephant",
+    help="ElephantBroker: knowledge-graph memory and question answering for LLM agents.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+server_app = typer.Typer(help="Manage the embedded FalkorDB server of $ELEPHANT_HOME.", no_args_is_help=True)
+app.add_typer(server_app, name="server")
+
+stdout = Console(soft_wrap=True)
+stderr = Console(stderr=True, soft_wrap=True)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Options:
+    """Global options, set by the callback before any command runs."""
+
+    store: str | None = None
+    llm: str | None = None
+    home: str | None = None
+    quiet: bool = False
+
+
+def _context() -> Context:
+    overrides = {
+        name: value
+        for name, value in (("store", Options.store), ("llm", Options.llm), ("home", Options.home))
+        if value is not None
+    }
+    return Context(**overrides)
+
+
+def _fail(message: str, code: int = 1) -> None:
+    stderr.print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(code)
+
+
+def handle_errors(command: F) -> F:
+    """Turn expected failures into one clear line on stderr and a non-zero exit."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except StoreError as error:
+            _fail(str(error))
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first.get("loc", ()))
+            _fail(f"invalid input{' (' + where + ')' if where else ''}: {first.get('msg')}")
+        except (OSError, ValueError) as error:
+            _fail(str(error))
+        except KeyboardInterrupt:
+            _fail("interrupted", 130)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _print_json(value: Any) -> None:
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, default=str) + "\n")
+    sys.stdout.flush()
+
+
+@app.callback()
+def main(
+    store: Annotated[
+        str | None, typer.Option("--store", help="Store URL (embedded, falkordb://host:port, neo4j://...).")
+    ] = None,
+    llm: Annotated[str | None, typer.Option("--llm", help="Chat model as provider:model; empty for offline.")] = None,
+    home: Annotated[str | None, typer.Option("--home", help="Data directory (default $ELEPHANT_HOME or ./.elephant).")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars or notes on stderr.")] = False,
+) -> None:
+    """Remember what agents perceive and answer questions with the facts behind each answer."""
+    Options.store, Options.llm, Options.home, Options.quiet = store, llm, home, quiet
+
+
+@app.command()
+@handle_errors
+def ingest(
+    files: Annotated[list[Path] | None, typer.Argument(help=".txt/.md as text; .jsonl as turns {speaker, text, time?}.")] = None,
+    text: Annotated[str | None, typer.Option("--text", help="Text to remember.")] = None,
+    speaker: Annotated[str | None, typer.Option("--speaker", help="Who said it (first person resolves to this).")] = None,
+    agent: Annotated[str | None, typer.Option("--agent", help="Agent id: whose memory this is.")] = None,
+    session: Annotated[str | None, typer.Option("--session", help="Session id (provenance).")] = None,
+    source: Annotated[str | None, typer.Option("--source", help="Source name (provenance).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print counts as one JSON object.")] = False,
+) -> None:
+    """Remember texts: extract facts and merge them into the graph."""
+    defaults = {"speaker": speaker, "agent_id": agent, "session_id": session, "source": source}
+    perceptions: list[Perception] = []
+    if text is not None:
+        perceptions.append(Perception(text=text, **defaults))
+    for path in files or []:
+        # Everything is read and validated before anything is written: bad input loses nothing.
+        perceptions.extend(read_perceptions(path, **defaults))
+    if not perceptions:
+        raise ValueError("nothing to ingest: give --text TEXT or one or more files")
+    broker = Broker(_context())
+    report = _ingest_with_progress(broker, perceptions)
+    if as_json:
+        _print_json(report.model_dump())
+    else:
+        stdout.print(
+            f"Remembered {report.episodes} episode(s): {report.facts} new fact(s), "
+            f"{report.entities} new entit(ies), {report.conflicts} conflict(s).",
+            highlight=False,
+        )
+
+
+def _ingest_with_progress(broker: Broker, perceptions: list[Perception]) -> Any:
+    if Options.quiet or len(perceptions) < 2:
+        return broker.remember_many(perceptions)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (TextColumn("ingesting"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=stderr, transient=True) as progress:
+        task = progress.add_task("ingest", total=len(perceptions))
+        return broker.remember_many(perceptions, on_each=lambda _report: progress.advance(task))
+
+
+@app.command()
+@handle_errors
+def ask(
+    question: Annotated[str, typer.Argument(help="The question, in Chinese or English.")],
+    speaker: Annotated[str | None, typer.Option("--speaker", help="Who asks (first person resolves to this).")] = None,
+    agent: Annotated[str | None, typer.Option("--agent", help="Agent id: whose memory to search.")] = None,
+    session: Annotated[str | None, typer.Option("--session", help="Session id of the asker.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print answer, facts and episodes as JSON.")] = False,
+) -> None:
+    """Answer a question from memory, with the facts and episodes it rests on."""
+    answer = Broker(_context()).ask(question, speaker=speaker, agent_id=agent, session_id=session)
+    if as_json:
+        _print_json(answer.model_dump(mode="json"))
+        return
+    stdout.print(answer.answer, highlight=False)
+    if answer.facts:
+        stdout.print(_facts_table(answer.facts, title="evidence"))
+    for episode in answer.episodes:
+        stdout.print(f"  [dim]{episode.id}[/] {episode.speaker}: {episode.text}", highlight=False)
+
+
+@app.command()
+@handle_errors
+def facts(
+    entity: Annotated[str | None, typer.Option("--entity", help="Only facts about this entity.")] = None,
+    agent: Annotated[str | None, typer.Option("--agent", help="Agent id: whose memory to list.")] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many facts.")] = 1000,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+) -> None:
+    """List stored facts."""
+    found = Broker(_context()).facts(entity, agent_id=agent, limit=limit)
+    if as_json:
+        _print_json([fact.model_dump(mode="json") for fact in found])
+    elif found:
+        stdout.print(_facts_table(found))
+    else:
+        stdout.print("No facts stored yet." if entity is None else f"No facts about {entity}.")
+
+
+@app.command()
+@handle_errors
+def entities(
+    agent: Annotated[str | None, typer.Option("--agent", help="Agent id: whose memory to list.")] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many entities.")] = 1000,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+) -> None:
+    """List stored entities with their types and aliases."""
+    found = Broker(_context()).entities(agent_id=agent, limit=limit)
+    if as_json:
+        _print_json([entity.model_dump(mode="json") for entity in found])
+        return
+    table = Table("name", "type", "mentions", "aliases", "id")
+    for entity in found:
+        table.add_row(entity.name, entity.type, str(entity.mention_count), ", ".join(entity.aliases), entity.id)
+    stdout.print(table)
+
+
+@app.command()
+@handle_errors
+def conflicts(
+    agent: Annotated[str | None, typer.Option("--agent", help="Agent id.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+) -> None:
+    """List contradictions waiting for review (recorded once the review stage lands)."""
+    found = Broker(_context()).conflicts(agent_id=agent)
+    if as_json:
+        _print_json(found)
+    else:
+        stdout.print("No conflicts." if not found else f"{len(found)} conflict(s).")
+
+
+@app.command()
+@handle_errors
+def demo(
+    agent: Annotated[str, typer.Option("--agent", help="Agent id the demo remembers under.")] = "demo",
+) -> None:
+    """Remember a short scripted conversation and answer questions about it."""
+    from broker.demo import run_demo
+
+    run_demo(Broker(_context()), agent_id=agent, console=stdout, quiet=Options.quiet)
+
+
+@server_app.command("status")
+@handle_errors
+def server_status(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """Say whether the embedded server of the data directory is running."""
+    server = _embedded_server()
+    running = server.ping()
+    if as_json:
+        _print_json({"running": running, "data_dir": str(server.data_dir), "socket": str(server.socket_path)})
+    else:
+        state = "running" if running else "not running"
+        stdout.print(f"embedded FalkorDB in {server.data_dir}: {state}", highlight=False)
+
+
+@server_app.command("stop")
+@handle_errors
+def server_stop() -> None:
+    """Stop the embedded server (the next command starts it again)."""
+    server = _embedded_server()
+    stopped = server.stop()
+    stdout.print("stopped" if stopped else "was not running")
+
+
+def _embedded_server() -> EmbeddedFalkorDB:
+    context = _context()
+    if context.store not in ("", "embedded"):
+        raise ValueError(f"the store is {describe_store(context.store)}, not the embedded server")
+    return EmbeddedFalkorDB(Path(context.home) / "falkordb")
+
+
+def _facts_table(found: list[Any], title: str | None = None) -> Table:
+    table = Table("subject", "predicate", "object", "conf.", "weight", "episodes", title=title)
+    for fact in found:
+        predicate = f"not {fact.predicate}" if fact.negated else fact.predicate
+        table.add_row(
+            fact.subject, predicate, fact.object, f"{fact.confidence:.2f}", str(fact.weight), str(len(fact.episode_ids))
+        )
+    return table
+
+
+def run() -> None:
+    """Console-script entry point."""
+    # jieba and tokenizers print to stderr on import; keep the CLI's output clean.
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    app()

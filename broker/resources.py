@@ -1,0 +1,50 @@
+"""Process-wide resources the nodes share: the open store and the embeddings.
+
+Graph state holds only data and the run ``Context`` only settings, so nodes reach
+clients through these cached getters. The first call for a store URL opens it (and
+starts the embedded server) and creates its indexes; later calls reuse it.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from langchain_core.embeddings import Embeddings
+
+from broker.embeddings import embedding_dimension, load_embeddings
+from schemas.context import Context
+from store import GraphStore, open_store
+
+_stores: dict[tuple[str, str, str], GraphStore] = {}
+_lock = threading.Lock()
+
+
+def get_embeddings(context: Context) -> Embeddings:
+    """Return the embeddings model the context names."""
+    return load_embeddings(context.embeddings)
+
+
+def get_store(context: Context) -> GraphStore:
+    """Return the open store for the context, opening it and its schema once."""
+    key = (context.store or "embedded", str(Path(context.home).expanduser().resolve()), context.embeddings)
+    with _lock:
+        store = _stores.get(key)
+        if store is None:
+            store = open_store(context.store, context.home)
+            store.ensure_schema(embedding_dimension(get_embeddings(context)))
+            _stores[key] = store
+        return store
+
+
+def close_stores() -> None:
+    """Close every store this process opened (embedded servers keep running)."""
+    with _lock:
+        for store in _stores.values():
+            store.close()
+        _stores.clear()
+
+
+def request_scope(agent_id: str | None, context: Context) -> str:
+    """Return the memory scope of a request: its agent id, else the context default."""
+    return (agent_id or "").strip() or context.agent_id

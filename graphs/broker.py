@@ -1,0 +1,20 @@
+"""The broker graph: one entry point that remembers a text or answers a question."""
+
+from __future__ import annotations
+
+from langgraph.graph import END, START, StateGraph
+
+from graphs.answer import graph as answer_graph
+from graphs.ingest import graph as ingest_graph
+from nodes.routing import route_request
+from schemas.context import Context
+from schemas.state import BrokerInput, BrokerState
+
+builder = StateGraph(BrokerState, context_schema=Context, input_schema=BrokerInput)
+builder.add_node("ingest", ingest_graph)
+builder.add_node("answer", answer_graph)
+builder.add_conditional_edges(START, route_request, ["ingest", "answer"])
+builder.add_edge("ingest", END)
+builder.add_edge("answer", END)
+
+graph = builder.compile(name="broker")

@@ -1,0 +1,71 @@
+"""Canonical predicate keys: different wordings of one relation share a key.
+
+The surface predicate stays on the fact for display; retrieval and (later) conflict
+checks use the key, so 喜欢 / 爱 / loves land on ``likes`` and 住在 / lives in on
+``lives_in``. The lexicon is data and easy to extend; predicates it does not know keep
+their normalised surface form as key, and the Answerer still matches them by
+embedding similarity.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
+    "likes": ("喜欢", "爱", "最爱", "喜爱", "热爱", "钟爱", "偏爱", "like", "love", "enjoy", "adore", "prefer"),
+    "likes_eating": ("喜欢吃", "爱吃", "最爱吃", "喜爱吃", "like eating", "love eating", "enjoy eating"),
+    "dislikes": ("讨厌", "不喜欢", "厌恶", "hate", "dislike", "detest"),
+    "lives_in": ("住在", "居住在", "住", "定居在", "定居于", "live in", "reside in", "live at"),
+    "works_at": ("在工作", "就职于", "任职于", "供职于", "工作于", "work at", "work for", "employed by"),
+    "uses": ("用", "使用", "在用", "采用", "use", "using", "utilize"),
+    "skilled_in": ("精通", "擅长", "熟悉", "熟练掌握", "掌握", "proficient in", "good at", "skilled in", "expert in"),
+    "knows": ("会", "懂", "know", "speak"),
+    "born_in": ("出生于", "出生在", "生于", "born in", "be born in"),
+    "teaches_at": ("任教", "任教于", "在任教", "执教于", "teach at"),
+    "studied_at": ("毕业于", "就读于", "graduate from", "study at", "studied at"),
+    "is_a": ("是", "be", "is", "are", "was"),
+    "supports": ("支持", "support"),
+    "has_part": ("包含", "包括", "有", "拥有", "have", "has", "contain", "include"),
+    "wrote": ("写了", "写", "著", "创作", "write", "wrote", "author of"),
+    "headquartered_in": ("总部位于", "总部在", "headquartered in"),
+    "located_in": ("位于", "坐落于", "located in"),
+    "from": ("来自", "come from", "be from", "from"),
+    "advisor": ("导师", "advisor", "supervisor"),
+}
+
+_SURFACE_TO_KEY: dict[str, str] = {
+    surface: key for key, surfaces in PREDICATE_LEXICON.items() for surface in surfaces
+}
+_ASPECT = re.compile(r"[了过着]$")
+_SPACES = re.compile(r"\s+")
+_ENGLISH_INFLECTION = ((r"ies$", "y"), (r"(ss|sh|ch|x|o)es$", r"\1"), (r"([^s])s$", r"\1"), (r"ed$", ""))
+
+
+def predicate_key(surface: str) -> str:
+    """Return the canonical key of a surface predicate.
+
+    Args:
+        surface: The predicate as the extractor produced it (精通, works at, loves).
+
+    Returns:
+        A lexicon key such as ``likes``, or the normalised surface when unknown.
+    """
+    text = _SPACES.sub(" ", unicodedata.normalize("NFKC", surface).casefold()).strip()
+    for candidate in _variants(text):
+        if candidate in _SURFACE_TO_KEY:
+            return _SURFACE_TO_KEY[candidate]
+    return text.replace(" ", "_")
+
+
+def _variants(text: str) -> list[str]:
+    variants = [text, _ASPECT.sub("", text)]
+    if text.isascii():
+        words = text.split(" ")
+        for pattern, replacement in _ENGLISH_INFLECTION:
+            stem = re.sub(pattern, replacement, words[0])
+            variants.append(" ".join([stem, *words[1:]]))
+        # "is employed by" -> "employed by", "was born in" -> "born in"
+        if words[0] in {"is", "are", "was", "were", "be", "been"} and len(words) > 1:
+            variants.append(" ".join(words[1:]))
+    return variants

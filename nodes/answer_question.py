@@ -1,0 +1,137 @@
+"""Answerer, stage three: write the answer from the evidence, and cite it.
+
+Offline, the answer is composed from the graph: the entities the evidence points to
+(not the ones the question already names) are ranked by the scores of the facts that
+reach them, by how many of the question's anchors they connect to, and by whether
+they have the type the question asks for; the supporting facts are quoted as the
+reason. With a chat model, the model writes the answer from the same evidence and
+must cite fact ids; citations to ids that were not retrieved are dropped.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from langgraph.runtime import Runtime
+from pydantic import BaseModel, Field
+
+from broker.models import load_chat_model
+from prompts.answerer import ANSWER_SYSTEM, ANSWER_USER
+from schemas.context import Context
+from schemas.models import DEFAULT_SPEAKER, Entity, Episode, Fact, QuestionAnalysis
+from schemas.state import BrokerState
+
+MAX_REASONS = 4
+
+
+class CitedAnswer(BaseModel):
+    """The LLM's structured answer."""
+
+    answer: str = Field(description="The answer, in the question's language.")
+    fact_ids: list[str] = Field(default_factory=list, description="Ids of the facts the answer uses.")
+
+
+def answer_question(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Write the answer (composed offline, or by the configured chat model)."""
+    analysis: QuestionAnalysis = state["analysis"]
+    facts = list(state.get("facts") or [])
+    episodes = list(state.get("episodes") or [])
+    anchors = list(state.get("anchors") or [])
+    if runtime.context.llm and (facts or episodes):
+        cited = write_with_llm(state, facts, episodes, runtime.context.llm)
+        kept = [fact for fact in facts if fact.id in set(cited.fact_ids)] or facts
+        return {"answer": cited.answer, "facts": kept}
+    return {"answer": compose_answer(analysis, anchors, facts, episodes)}
+
+
+def write_with_llm(
+    state: BrokerState, facts: list[Fact], episodes: list[Episode], llm_spec: str
+) -> CitedAnswer:
+    """Ask the chat model to answer from the evidence, citing fact ids."""
+    model = load_chat_model(llm_spec).with_structured_output(CitedAnswer)
+    prompt = ANSWER_USER.format(
+        question=state["question"],
+        speaker=state.get("speaker") or DEFAULT_SPEAKER,
+        facts="\n".join(f"[{fact.id}] {fact.sentence()}" for fact in facts) or "(none)",
+        episodes="\n".join(f"[{ep.id}] {ep.speaker}: {ep.text}" for ep in episodes) or "(none)",
+    )
+    result = model.invoke([("system", ANSWER_SYSTEM), ("user", prompt)])
+    return result if isinstance(result, CitedAnswer) else CitedAnswer.model_validate(result)
+
+
+def rank_answers(
+    facts: list[Fact], anchors: list[Entity], answer_type: str | None
+) -> list[tuple[str, float, list[Fact]]]:
+    """Rank the entities the evidence points to as (name, score, supporting facts)."""
+    anchor_ids = {entity.id for entity in anchors}
+    neighbours: dict[str, set[str]] = defaultdict(set)
+    for fact in facts:
+        if fact.subject_id and fact.object_id:
+            neighbours[fact.subject_id].add(fact.object_id)
+            neighbours[fact.object_id].add(fact.subject_id)
+
+    def anchors_within_two(entity_id: str) -> set[str]:
+        near = neighbours[entity_id] | {far for mid in neighbours[entity_id] for far in neighbours[mid]}
+        return near & anchor_ids
+
+    totals: dict[str, float] = defaultdict(float)
+    support: dict[str, list[Fact]] = defaultdict(list)
+    names: dict[str, tuple[str, str | None]] = {}
+    for fact in facts:
+        for end, name, kind in (
+            (fact.subject_id, fact.subject, fact.subject_type),
+            (fact.object_id, fact.object, fact.object_type),
+        ):
+            if not end or end in anchor_ids:
+                continue
+            totals[end] += fact.score or 0.0
+            support[end].append(fact)
+            names[end] = (name, kind)
+    ranked = []
+    for end, total in totals.items():
+        name, kind = names[end]
+        connected = max(len(anchors_within_two(end)), 1)
+        type_factor = 1.3 if answer_type and kind == answer_type else 1.0
+        ranked.append((name, total * (1.0 + 0.5 * (connected - 1)) * type_factor, support[end]))
+    ranked.sort(key=lambda item: item[1], reverse=True)
+    return ranked
+
+
+def compose_answer(
+    analysis: QuestionAnalysis, anchors: list[Entity], facts: list[Fact], episodes: list[Episode]
+) -> str:
+    """Compose an answer from the evidence without a model, in the question's language."""
+    chinese = analysis.language == "zh"
+    if not facts:
+        if episodes:
+            quoted = episodes[0].text.strip()
+            return (
+                f"记忆中没有直接的事实，最相关的记录是：「{quoted}」（{episodes[0].speaker}）"
+                if chinese
+                else f'No stored fact answers this directly; the closest memory is: "{quoted}" ({episodes[0].speaker}).'
+            )
+        return "记忆中没有与这个问题相关的信息。" if chinese else "I have nothing in memory about that."
+
+    ranked = rank_answers(facts, anchors, analysis.answer_type)
+    if not ranked:
+        reasons = _join([fact.sentence() for fact in facts[:MAX_REASONS]], chinese)
+        return f"根据记忆：{reasons}。" if chinese else f"From memory: {reasons}."
+    best_score = ranked[0][1]
+    limit = 5 if analysis.intent == "list" else 3
+    answers = [name for name, score, _ in ranked[:limit] if score >= best_score * 0.6]
+    if analysis.intent == "recommend":
+        answers = answers[:1]
+    supporting: list[Fact] = []
+    for name, _, support in ranked:
+        if name in answers:
+            supporting.extend(fact for fact in support if fact not in supporting)
+    reasons = _join([fact.sentence() for fact in supporting[:MAX_REASONS]], chinese)
+    names = ("、" if chinese else ", ").join(answers)
+    if analysis.intent == "recommend":
+        return f"建议用 {names}。依据：{reasons}。" if chinese else f"Use {names}. Based on memory: {reasons}."
+    return f"{names}。依据：{reasons}。" if chinese else f"{names}. Based on memory: {reasons}."
+
+
+def _join(sentences: list[str], chinese: bool) -> str:
+    return ("；" if chinese else "; ").join(sentences)

@@ -1,0 +1,155 @@
+"""Builder: resolve the Reader's quintuples into entities and facts for one episode.
+
+It decides identity (normalised-name keys, so OpenAI / Open AI / OpenAI公司 meet),
+canonical predicate keys, deterministic ids (so a re-ingested episode is recognised
+and a repeated fact from a new episode reinforces the same fact), computes every
+embedding in one batch, and hands ``commit_episode`` a complete ``EpisodeWrite``.
+It only reads the store; the write happens in one transaction in the next node, so
+a review step can sit in between.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from broker.resources import get_embeddings, get_store, request_scope
+from language.names import display_name, normalize_name, search_text
+from language.predicates import predicate_key
+from schemas.context import Context
+from schemas.models import (
+    DEFAULT_SPEAKER,
+    ENTITY_TYPES,
+    EntityRow,
+    Episode,
+    EpisodeWrite,
+    Fact,
+    FactRow,
+    IngestReport,
+    Quintuple,
+)
+from schemas.state import BrokerState
+from store.base import now_ms
+
+
+def build_facts(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Plan the episode's entities and facts; skip an episode that is already stored."""
+    context = runtime.context
+    store = get_store(context)
+    scope = request_scope(state.get("agent_id"), context)
+    episode = make_episode(state, scope)
+    if store.episode_exists(scope, episode.id):
+        return {"plan": None, "report": IngestReport()}
+
+    entities = collect_entities(state.get("quintuples") or [])
+    facts = collect_facts(scope, state.get("quintuples") or [])
+    known_entities = store.entities_by_keys(scope, entities)
+    known_facts = store.existing_fact_ids(scope, (fact.id for fact in facts))
+
+    new_entities = [row for key, row in entities.items() if key not in known_entities]
+    fact_sentences = [_fact_text(fact, entities) for fact in facts]
+    vectors = get_embeddings(context).embed_documents(
+        [episode.text] + [row.name for row in new_entities] + fact_sentences
+    )
+    episode_vector, rest = vectors[0], vectors[1:]
+    for row, vector in zip(new_entities, rest[: len(new_entities)], strict=True):
+        row.embedding = vector
+    for fact, vector in zip(facts, rest[len(new_entities) :], strict=True):
+        fact.embedding = vector
+        fact.is_new = fact.id not in known_facts
+    for key, row in entities.items():
+        row.is_new = key not in known_entities
+
+    plan = EpisodeWrite(
+        scope=scope,
+        episode=episode,
+        episode_embedding=episode_vector,
+        entities=list(entities.values()),
+        facts=facts,
+    )
+    report = IngestReport(
+        episodes=1,
+        entities=len(new_entities),
+        facts=sum(1 for fact in facts if fact.is_new),
+    )
+    return {"plan": plan, "report": report}
+
+
+def make_episode(state: BrokerState, scope: str) -> Episode:
+    """Build the episode record; its id is a hash of what makes it the same episode."""
+    speaker = (state.get("speaker") or "").strip() or DEFAULT_SPEAKER
+    session = (state.get("session_id") or "").strip() or "default"
+    source = (state.get("source") or "").strip() or "direct"
+    text = state["text"]
+    when = state.get("time")
+    identity = "\x1f".join([scope, source, session, speaker, when or "", text])
+    return Episode(
+        id="ep_" + hashlib.sha1(identity.encode()).hexdigest()[:20],
+        agent_id=scope,
+        session_id=session,
+        speaker=speaker,
+        source=source,
+        text=text,
+        time=when,
+        created_at=now_ms(),
+    )
+
+
+def collect_entities(quintuples: list[Quintuple]) -> dict[str, EntityRow]:
+    """Return one row per distinct entity key, preferring the most specific type seen."""
+    rows: dict[str, EntityRow] = {}
+    for quintuple in quintuples:
+        for name, kind in ((quintuple.subject, quintuple.subject_type), (quintuple.object, quintuple.object_type)):
+            shown = display_name(name)
+            key = normalize_name(shown)
+            kind = kind if kind in ENTITY_TYPES else "Concept"
+            row = rows.get(key)
+            if row is None:
+                rows[key] = EntityRow(key=key, name=shown, type=kind, search_text=search_text(shown))
+            elif row.type == "Concept" and kind != "Concept":
+                row.type = kind
+    return rows
+
+
+def collect_facts(scope: str, quintuples: list[Quintuple]) -> list[FactRow]:
+    """Return one row per distinct fact of the episode (repeats inside it count once)."""
+    facts: dict[str, FactRow] = {}
+    for quintuple in quintuples:
+        subject_key = normalize_name(display_name(quintuple.subject))
+        object_key = normalize_name(display_name(quintuple.object))
+        if subject_key == object_key:
+            continue
+        key = predicate_key(quintuple.predicate)
+        fact_id = fact_identity(scope, subject_key, key, object_key, quintuple.negated)
+        if fact_id in facts:
+            continue
+        facts[fact_id] = FactRow(
+            id=fact_id,
+            subject_key=subject_key,
+            object_key=object_key,
+            predicate=quintuple.predicate.strip(),
+            predicate_key=key,
+            confidence=quintuple.confidence,
+            negated=quintuple.negated,
+            valid_from=quintuple.valid_from,
+        )
+    return list(facts.values())
+
+
+def fact_identity(scope: str, subject_key: str, predicate: str, object_key: str, negated: bool) -> str:
+    """Return the stable id of a fact: the same statement always maps to the same id."""
+    identity = "\x1f".join([scope, subject_key, predicate, object_key, "not" if negated else ""])
+    return "fact_" + hashlib.sha1(identity.encode()).hexdigest()[:20]
+
+
+def _fact_text(fact: FactRow, entities: dict[str, EntityRow]) -> str:
+    return Fact(
+        id=fact.id,
+        subject=entities[fact.subject_key].name,
+        predicate=fact.predicate,
+        predicate_key=fact.predicate_key,
+        object=entities[fact.object_key].name,
+        negated=fact.negated,
+    ).sentence()

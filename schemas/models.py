@@ -1,0 +1,233 @@
+"""Pydantic models for what the broker extracts, stores and returns.
+
+These are the public shapes: the LLM's structured output (``Quintuple``), the rows
+kept in the graph (``Entity``, ``Fact``, ``Episode``) and the inputs/outputs of the
+graphs (``Perception``, ``Question``, ``Answer``). Graph state lives in ``state.py``.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+FactStatus = Literal["active", "superseded", "disputed"]
+
+DEFAULT_SPEAKER = "user"
+"""Who said a text when the caller does not say; first person (我/I) resolves to it."""
+
+
+class Quintuple(BaseModel):
+    """One extracted statement: (subject, subject_type, predicate, object, object_type).
+
+    Plus how sure the extractor is, whether the statement is negated, an optional
+    time qualifier and the span of text it came from.
+    """
+
+    subject: str = Field(description="Who or what the statement is about, as written.")
+    subject_type: str = Field(default="Concept", description="Entity type of the subject (Person, Organization, Place, Tool, Language, ...).")
+    predicate: str = Field(description="The relation, as written (e.g. 精通, works at).")
+    object: str = Field(description="The other end of the relation, as written.")
+    object_type: str = Field(default="Concept", description="Entity type of the object.")
+    confidence: float = Field(default=0.8, ge=0.0, le=1.0)
+    negated: bool = Field(default=False, description="True for 'A 不是 B' / 'A does not use B'.")
+    valid_from: str | None = Field(default=None, description="When the fact became true, if stated.")
+    source_span: str = Field(default="", description="The sentence the statement came from.")
+
+    @field_validator("subject", "predicate", "object")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        value = value.strip()
+        if not value:
+            raise ValueError("must not be blank")
+        return value
+
+
+class Extraction(BaseModel):
+    """What the Reader returns for one text (the LLM's structured-output schema)."""
+
+    quintuples: list[Quintuple] = Field(default_factory=list)
+
+
+class Perception(BaseModel):
+    """One thing an agent perceived: the public input of the ingest graph."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    speaker: str | None = None
+    agent_id: str | None = None
+    session_id: str | None = None
+    source: str | None = None
+    time: str | None = Field(default=None, description="When it was said (ISO 8601 or free text).")
+
+    @field_validator("text")
+    @classmethod
+    def _text_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("text is empty")
+        return value
+
+
+class Episode(BaseModel):
+    """One perceived text as stored (seed name: cognitive event)."""
+
+    id: str
+    agent_id: str
+    session_id: str
+    speaker: str
+    source: str
+    text: str
+    time: str | None = None
+    created_at: int = Field(description="Milliseconds since the epoch when the broker stored it.")
+
+
+class Entity(BaseModel):
+    """A canonical thing the memory knows about."""
+
+    id: str
+    name: str
+    type: str = "Concept"
+    aliases: list[str] = Field(default_factory=list)
+    mention_count: int = 0
+    first_seen: int | None = None
+    last_seen: int | None = None
+
+
+class Fact(BaseModel):
+    """Subject -predicate-> object, with provenance, confidence and time."""
+
+    id: str
+    subject: str
+    subject_id: str | None = None
+    subject_type: str | None = None
+    predicate: str
+    predicate_key: str
+    object: str
+    object_id: str | None = None
+    object_type: str | None = None
+    weight: int = 1
+    confidence: float = 0.8
+    negated: bool = False
+    episode_ids: list[str] = Field(default_factory=list)
+    created_at: int | None = None
+    valid_from: str | None = None
+    valid_to: str | None = None
+    status: FactStatus = "active"
+    score: float | None = Field(default=None, description="Retrieval score, when ranked for a question.")
+
+    def sentence(self) -> str:
+        """Render the fact as a short readable statement."""
+        joiner = " " if _is_latin(self.predicate) else ""
+        negation = ("not " if joiner else "不") if self.negated else ""
+        return f"{self.subject}{joiner}{negation}{self.predicate}{joiner}{self.object}"
+
+
+class Question(BaseModel):
+    """The public input of the answer graph (also the MCP/LangChain tool schema)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    question: str
+    speaker: str | None = None
+    agent_id: str | None = None
+    session_id: str | None = None
+
+    @field_validator("question")
+    @classmethod
+    def _question_not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("question is empty")
+        return value
+
+
+class QuestionAnalysis(BaseModel):
+    """Stage one of answering: what the question is about and what it wants."""
+
+    language: Literal["zh", "en"] = "en"
+    entities: list[str] = Field(default_factory=list, description="Names mentioned in the question.")
+    keywords: list[str] = Field(default_factory=list, description="Content words, for matching predicates.")
+    answer_type: str | None = Field(default=None, description="Expected entity type of the answer.")
+    intent: Literal["lookup", "recommend", "list", "yes_no"] = "lookup"
+
+
+class Answer(BaseModel):
+    """The public output of the answer graph: the answer and what it rests on."""
+
+    answer: str
+    facts: list[Fact] = Field(default_factory=list)
+    episodes: list[Episode] = Field(default_factory=list)
+
+
+class IngestReport(BaseModel):
+    """Counts of what one ingest call added (the CLI's ``--json`` contract)."""
+
+    episodes: int = 0
+    facts: int = 0
+    entities: int = 0
+    conflicts: int = 0
+
+    def __add__(self, other: IngestReport) -> IngestReport:
+        """Sum two reports (used to total a multi-episode ingest)."""
+        return IngestReport(
+            episodes=self.episodes + other.episodes,
+            facts=self.facts + other.facts,
+            entities=self.entities + other.entities,
+            conflicts=self.conflicts + other.conflicts,
+        )
+
+
+def _is_latin(text: str) -> bool:
+    return all(ord(ch) < 0x2E80 for ch in text)
+
+
+ENTITY_TYPES: tuple[str, ...] = (
+    "Person",
+    "Organization",
+    "Place",
+    "Time",
+    "Tool",
+    "Language",
+    "Food",
+    "Thing",
+    "Event",
+    "Activity",
+    "Concept",
+)
+"""Canonical entity types; each is also a secondary node label (``:Entity:Person``)."""
+
+
+class EntityRow(BaseModel):
+    """One entity the Builder will MERGE (by scope and key) for an episode."""
+
+    key: str
+    name: str
+    type: str = "Concept"
+    search_text: str = ""
+    embedding: list[float] | None = None
+    is_new: bool = True
+
+
+class FactRow(BaseModel):
+    """One fact the Builder will MERGE (by id) for an episode."""
+
+    id: str
+    subject_key: str
+    object_key: str
+    predicate: str
+    predicate_key: str
+    confidence: float = 0.8
+    negated: bool = False
+    valid_from: str | None = None
+    embedding: list[float] | None = None
+    is_new: bool = True
+
+
+class EpisodeWrite(BaseModel):
+    """Everything one episode adds to the graph, written in one transaction."""
+
+    scope: str
+    episode: Episode
+    episode_embedding: list[float] | None = None
+    entities: list[EntityRow] = Field(default_factory=list)
+    facts: list[FactRow] = Field(default_factory=list)

@@ -1,0 +1,110 @@
+"""The one typed state that Reader, Builder and Answerer share.
+
+A request is either a perception (``text``) or a question (``question``); the broker
+graph routes on which is present. Fields that accumulate (evidence gathered over
+several retrieval hops) have reducers; everything else is replaced by the node that
+owns it. The narrow input/output schemas are what Studio forms, MCP and LangChain
+tools show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Protocol, TypeVar
+
+from typing_extensions import NotRequired, TypedDict
+
+from schemas.models import (
+    Entity,
+    Episode,
+    EpisodeWrite,
+    Fact,
+    IngestReport,
+    Quintuple,
+    QuestionAnalysis,
+)
+
+
+class _HasId(Protocol):
+    id: str
+
+
+ItemT = TypeVar("ItemT", bound=_HasId)
+
+
+def merge_by_id(left: Sequence[ItemT] | None, right: Sequence[ItemT] | None) -> list[ItemT]:
+    """Reducer: union two lists of items by ``id``, keeping order, newer items winning."""
+    merged: dict[str, ItemT] = {item.id: item for item in left or []}
+    for item in right or []:
+        merged[item.id] = item
+    return list(merged.values())
+
+
+class IngestInput(TypedDict):
+    """What an agent sends to be remembered."""
+
+    text: str
+    speaker: NotRequired[str | None]
+    agent_id: NotRequired[str | None]
+    session_id: NotRequired[str | None]
+    source: NotRequired[str | None]
+    time: NotRequired[str | None]
+
+
+class IngestOutput(TypedDict):
+    """What one ingest reports back."""
+
+    report: IngestReport
+
+
+class AnswerInput(TypedDict):
+    """A question, optionally naming who asks and whose memory to search."""
+
+    question: str
+    speaker: NotRequired[str | None]
+    agent_id: NotRequired[str | None]
+    session_id: NotRequired[str | None]
+
+
+class AnswerOutput(TypedDict):
+    """The answer and the facts and episodes it rests on."""
+
+    answer: str
+    facts: list[Fact]
+    episodes: list[Episode]
+
+
+class BrokerInput(TypedDict, total=False):
+    """Either a perception (``text`` ...) or a question (``question`` ...)."""
+
+    text: str
+    question: str
+    speaker: str | None
+    agent_id: str | None
+    session_id: str | None
+    source: str | None
+    time: str | None
+
+
+class BrokerState(TypedDict, total=False):
+    """Shared state of the ingest, answer and broker graphs."""
+
+    # the request
+    text: str
+    question: str
+    speaker: str | None
+    agent_id: str | None
+    session_id: str | None
+    source: str | None
+    time: str | None
+    # Reader
+    quintuples: list[Quintuple]
+    # Builder
+    plan: EpisodeWrite | None
+    report: IngestReport
+    # Answerer
+    analysis: QuestionAnalysis
+    anchors: list[Entity]
+    facts: Annotated[list[Fact], merge_by_id]
+    episodes: Annotated[list[Episode], merge_by_id]
+    answer: str

@@ -1,0 +1,404 @@
+"""The ``GraphStore`` interface and the Cypher both backends share.
+
+Everything the broker reads or writes goes through the methods here, and every
+method takes the ``scope`` (the agent whose memory it is) as its first argument: the
+query layer, not the caller, adds the scope filter to every pattern, so one agent can
+never read another's memory by forgetting a ``WHERE``.
+
+Backends differ only in how a statement is executed (``_read``/``_write_atomic``) and
+in the few dialect hooks (vector literal, vector and full-text index calls); those
+live in ``store/falkordb_store.py`` and ``store/neo4j_store.py``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from schemas.models import ENTITY_TYPES, Entity, Episode, EpisodeWrite, Fact
+from store.sanitize import cypher_identifier
+
+Statement = tuple[str, dict[str, Any]]
+Row = dict[str, Any]
+
+_FULLTEXT_TERM = re.compile(r"[^\w]+", re.UNICODE)
+
+
+class StoreError(RuntimeError):
+    """The graph database could not be reached or refused an operation."""
+
+
+def now_ms() -> int:
+    """Return the current time in milliseconds since the epoch."""
+    return int(time.time() * 1000)
+
+
+def fulltext_terms(text: str) -> list[str]:
+    """Split text into safe full-text terms (letters, digits, CJK only).
+
+    Anything that could carry query syntax (quotes, operators, wildcards) is
+    dropped, so the terms can be joined into a full-text query string safely.
+    """
+    return [term for term in _FULLTEXT_TERM.split(text.lower()) if term]
+
+
+_ENTITY_COLUMNS = (
+    "e.id AS id, e.key AS key, e.name AS name, e.type AS type, e.aliases AS aliases, "
+    "e.mention_count AS mention_count, e.first_seen AS first_seen, e.last_seen AS last_seen"
+)
+_EPISODE_COLUMNS = (
+    "ep.id AS id, ep.agent_id AS agent_id, ep.session_id AS session_id, ep.speaker AS speaker, "
+    "ep.source AS source, ep.text AS text, ep.time AS time, ep.created_at AS created_at"
+)
+_FACT_COLUMNS = (
+    "f.id AS id, s.id AS subject_id, s.name AS subject, s.type AS subject_type, "
+    "f.predicate AS predicate, f.predicate_key AS predicate_key, "
+    "o.id AS object_id, o.name AS object, o.type AS object_type, f.weight AS weight, "
+    "f.confidence AS confidence, f.negated AS negated, f.episode_ids AS episode_ids, "
+    "f.created_at AS created_at, f.valid_from AS valid_from, f.valid_to AS valid_to, "
+    "f.status AS status"
+)
+
+
+class GraphStore(ABC):
+    """A Cypher graph database holding episodes, entities and facts."""
+
+    #: Short name shown in messages and tests ("falkordb", "neo4j").
+    backend: str = "cypher"
+
+    # -- execution, per backend ------------------------------------------------------
+
+    @abstractmethod
+    def _read(self, query: str, params: dict[str, Any] | None = None) -> list[Row]:
+        """Run a read-only query and return its rows as dicts."""
+
+    @abstractmethod
+    def _write_atomic(self, statements: Sequence[Statement]) -> None:
+        """Run write statements in one transaction: all of them or none."""
+
+    @abstractmethod
+    def _schema_statements(self, dimension: int) -> list[str]:
+        """Return the idempotent index/constraint statements of this dialect."""
+
+    @abstractmethod
+    def _vector(self, expression: str) -> str:
+        """Wrap a list-valued expression as this dialect's vector value."""
+
+    @abstractmethod
+    def _vector_query(self, label: str, k_param: str, vector_param: str) -> str:
+        """Return a ``CALL ... YIELD node, score`` clause for a vector search."""
+
+    @abstractmethod
+    def _vector_similarity(self, score: float) -> float:
+        """Turn the backend's vector score into cosine similarity."""
+
+    @abstractmethod
+    def _fulltext_query(self, terms: list[str]) -> tuple[str, str]:
+        """Return the ``CALL ... YIELD node, score`` clause and the query string."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """Release connections (an embedded server keeps running for reuse)."""
+
+    @abstractmethod
+    def drop_all(self) -> None:
+        """Delete every node and relationship (tests and ``elephant reset``)."""
+
+    # -- schema ----------------------------------------------------------------------
+
+    def ensure_schema(self, dimension: int) -> None:
+        """Create constraints and indexes once; safe to call on every start."""
+        for statement in self._schema_statements(dimension):
+            self._apply_schema_statement(statement)
+
+    def _apply_schema_statement(self, statement: str) -> None:
+        self._write_atomic([(statement, {})])
+
+    # -- writes ----------------------------------------------------------------------
+
+    def write_episode(self, plan: EpisodeWrite) -> None:
+        """Write an episode with its entities, mentions and facts in one transaction."""
+        self._write_atomic(self.episode_statements(plan))
+
+    def episode_statements(self, plan: EpisodeWrite) -> list[Statement]:
+        """Build the parameterised statements that write one episode."""
+        now = now_ms()
+        episode = plan.episode
+        type_labels = " ".join(
+            f"FOREACH (_ IN CASE WHEN r.type = '{name}' THEN [1] ELSE [] END | "
+            f"SET e:{cypher_identifier(name, ENTITY_TYPES)})"
+            for name in ENTITY_TYPES
+        )
+        statements: list[Statement] = [
+            (
+                "MERGE (ep:Episode {id: $id}) "
+                "ON CREATE SET ep.scope = $scope, ep.agent_id = $agent_id, "
+                "ep.session_id = $session_id, ep.speaker = $speaker, ep.source = $source, "
+                f"ep.text = $text, ep.time = $time, ep.created_at = $now, "
+                f"ep.embedding = {self._vector('$embedding')}",
+                {
+                    "id": episode.id,
+                    "scope": plan.scope,
+                    "agent_id": episode.agent_id,
+                    "session_id": episode.session_id,
+                    "speaker": episode.speaker,
+                    "source": episode.source,
+                    "text": episode.text,
+                    "time": episode.time,
+                    "now": now,
+                    "embedding": plan.episode_embedding or [],
+                },
+            )
+        ]
+        if plan.entities:
+            statements.append(
+                (
+                    "UNWIND $rows AS r "
+                    "MERGE (e:Entity {scope: $scope, key: r.key}) "
+                    "ON CREATE SET e.id = r.id, e.name = r.name, e.type = r.type, e.aliases = [], "
+                    "e.mention_count = 0, e.first_seen = $now, e.search_text = r.search_text, "
+                    f"e.embedding = {self._vector('r.embedding')} "
+                    "SET e.mention_count = e.mention_count + 1, e.last_seen = $now, "
+                    "e.aliases = CASE WHEN r.name = e.name OR r.name IN e.aliases "
+                    "THEN e.aliases ELSE e.aliases + r.name END "
+                    f"{type_labels}",
+                    {
+                        "scope": plan.scope,
+                        "now": now,
+                        "rows": [
+                            {
+                                "id": _entity_id(plan.scope, row.key),
+                                "key": row.key,
+                                "name": row.name,
+                                "type": row.type,
+                                "search_text": row.search_text,
+                                "embedding": row.embedding or [],
+                            }
+                            for row in plan.entities
+                        ],
+                    },
+                )
+            )
+            statements.append(
+                (
+                    "MATCH (ep:Episode {id: $episode_id}) "
+                    "UNWIND $keys AS k "
+                    "MATCH (e:Entity {scope: $scope, key: k}) "
+                    "MERGE (ep)-[:MENTIONS]->(e)",
+                    {
+                        "episode_id": episode.id,
+                        "scope": plan.scope,
+                        "keys": [row.key for row in plan.entities],
+                    },
+                )
+            )
+        if plan.facts:
+            statements.append(
+                (
+                    "UNWIND $rows AS r "
+                    "MATCH (s:Entity {scope: $scope, key: r.subject_key}) "
+                    "MATCH (o:Entity {scope: $scope, key: r.object_key}) "
+                    "MERGE (s)-[f:FACT {id: r.id}]->(o) "
+                    "ON CREATE SET f.scope = $scope, f.predicate = r.predicate, "
+                    "f.predicate_key = r.predicate_key, f.weight = 0, f.confidence = r.confidence, "
+                    "f.negated = r.negated, f.episode_ids = [], f.created_at = $now, "
+                    "f.valid_from = r.valid_from, f.status = 'active', f.embedding = r.embedding "
+                    "SET f.weight = f.weight + 1, f.updated_at = $now, "
+                    "f.episode_ids = f.episode_ids + $episode_id, "
+                    "f.confidence = CASE WHEN r.confidence > f.confidence "
+                    "THEN r.confidence ELSE f.confidence END",
+                    {
+                        "scope": plan.scope,
+                        "now": now,
+                        "episode_id": episode.id,
+                        "rows": [
+                            {
+                                "id": row.id,
+                                "subject_key": row.subject_key,
+                                "object_key": row.object_key,
+                                "predicate": row.predicate,
+                                "predicate_key": row.predicate_key,
+                                "confidence": row.confidence,
+                                "negated": row.negated,
+                                "valid_from": row.valid_from,
+                                "embedding": row.embedding or [],
+                            }
+                            for row in plan.facts
+                        ],
+                    },
+                )
+            )
+        return statements
+
+    def delete_scope(self, scope: str) -> None:
+        """Forget everything one agent's memory holds (other scopes are untouched)."""
+        self._write_atomic([("MATCH (n) WHERE n.scope = $scope DETACH DELETE n", {"scope": scope})])
+
+    # -- reads -----------------------------------------------------------------------
+
+    def episode_exists(self, scope: str, episode_id: str) -> bool:
+        """Return whether this episode was already stored."""
+        rows = self._read(
+            "MATCH (ep:Episode {id: $id}) WHERE ep.scope = $scope RETURN count(ep) AS n",
+            {"id": episode_id, "scope": scope},
+        )
+        return bool(rows and rows[0]["n"])
+
+    def entities_by_keys(self, scope: str, keys: Iterable[str]) -> dict[str, Entity]:
+        """Return the stored entities whose key is one of ``keys``, by key."""
+        wanted = sorted(set(keys))
+        if not wanted:
+            return {}
+        rows = self._read(
+            f"MATCH (e:Entity) WHERE e.scope = $scope AND e.key IN $keys RETURN {_ENTITY_COLUMNS}",
+            {"scope": scope, "keys": wanted},
+        )
+        return {row["key"]: _entity(row) for row in rows}
+
+    def existing_fact_ids(self, scope: str, ids: Iterable[str]) -> set[str]:
+        """Return which of these fact ids are already stored."""
+        wanted = sorted(set(ids))
+        if not wanted:
+            return set()
+        rows = self._read(
+            "MATCH (:Entity)-[f:FACT]->(:Entity) WHERE f.scope = $scope AND f.id IN $ids "
+            "RETURN f.id AS id",
+            {"scope": scope, "ids": wanted},
+        )
+        return {row["id"] for row in rows}
+
+    def search_entities_text(self, scope: str, text: str, k: int = 10) -> list[tuple[Entity, float]]:
+        """Full-text search over entity names (segmented, so Chinese works)."""
+        terms = fulltext_terms(text)
+        if not terms:
+            return []
+        call, query_string = self._fulltext_query(terms)
+        rows = self._read(
+            f"{call} WITH node AS e, score WHERE e.scope = $scope "
+            f"RETURN {_ENTITY_COLUMNS}, score ORDER BY score DESC LIMIT $k",
+            {"query": query_string, "scope": scope, "k": k},
+        )
+        return [(_entity(row), float(row["score"])) for row in rows]
+
+    def search_entities_vector(
+        self, scope: str, vector: Sequence[float], k: int = 10
+    ) -> list[tuple[Entity, float]]:
+        """Nearest entities by name embedding, as (entity, cosine similarity)."""
+        rows = self._read(
+            f"{self._vector_query('Entity', '$fetch', '$vector')} "
+            f"WITH node AS e, score WHERE e.scope = $scope "
+            f"RETURN {_ENTITY_COLUMNS}, score ORDER BY score LIMIT $fetch",
+            {"scope": scope, "vector": list(map(float, vector)), "fetch": k * 4},
+        )
+        hits = [(_entity(row), self._vector_similarity(float(row["score"]))) for row in rows]
+        hits.sort(key=lambda hit: hit[1], reverse=True)
+        return hits[:k]
+
+    def search_episodes_vector(
+        self, scope: str, vector: Sequence[float], k: int = 10
+    ) -> list[tuple[Episode, float]]:
+        """Nearest episodes by text embedding, as (episode, cosine similarity)."""
+        rows = self._read(
+            f"{self._vector_query('Episode', '$fetch', '$vector')} "
+            f"WITH node AS ep, score WHERE ep.scope = $scope "
+            f"RETURN {_EPISODE_COLUMNS}, score ORDER BY score LIMIT $fetch",
+            {"scope": scope, "vector": list(map(float, vector)), "fetch": k * 4},
+        )
+        hits = [(Episode(**_without(row, "score")), self._vector_similarity(float(row["score"]))) for row in rows]
+        hits.sort(key=lambda hit: hit[1], reverse=True)
+        return hits[:k]
+
+    def facts_touching(
+        self, scope: str, entity_ids: Iterable[str], limit: int = 200
+    ) -> list[tuple[Fact, list[float]]]:
+        """Return active facts with an end in ``entity_ids``, heaviest first, with embeddings."""
+        ids = sorted(set(entity_ids))
+        if not ids:
+            return []
+        found: dict[str, tuple[Fact, list[float]]] = {}
+        for end in ("s", "o"):
+            rows = self._read(
+                "MATCH (s:Entity)-[f:FACT]->(o:Entity) "
+                f"WHERE f.scope = $scope AND {end}.id IN $ids AND f.status <> 'superseded' "
+                f"RETURN {_FACT_COLUMNS}, f.embedding AS embedding "
+                "ORDER BY f.weight DESC, f.confidence DESC LIMIT $limit",
+                {"scope": scope, "ids": ids, "limit": limit},
+            )
+            for row in rows:
+                embedding = row.pop("embedding") or []
+                found[row["id"]] = (_fact(row), list(embedding))
+        return list(found.values())
+
+    def episodes_by_ids(self, scope: str, ids: Iterable[str]) -> list[Episode]:
+        """Return the stored episodes with these ids (in no particular order)."""
+        wanted = sorted(set(ids))
+        if not wanted:
+            return []
+        rows = self._read(
+            f"MATCH (ep:Episode) WHERE ep.scope = $scope AND ep.id IN $ids RETURN {_EPISODE_COLUMNS}",
+            {"scope": scope, "ids": wanted},
+        )
+        return [Episode(**row) for row in rows]
+
+    def list_facts(self, scope: str, entity_key: str | None = None, limit: int = 1000) -> list[Fact]:
+        """List facts, optionally only those about one entity (by key)."""
+        where = "f.scope = $scope"
+        if entity_key is not None:
+            where += " AND (s.key = $key OR o.key = $key)"
+        rows = self._read(
+            f"MATCH (s:Entity)-[f:FACT]->(o:Entity) WHERE {where} "
+            f"RETURN {_FACT_COLUMNS} ORDER BY f.created_at, f.id LIMIT $limit",
+            {"scope": scope, "key": entity_key, "limit": limit},
+        )
+        return [_fact(row) for row in rows]
+
+    def list_entities(self, scope: str, limit: int = 1000) -> list[Entity]:
+        """List entities, most mentioned first."""
+        rows = self._read(
+            f"MATCH (e:Entity) WHERE e.scope = $scope RETURN {_ENTITY_COLUMNS} "
+            "ORDER BY e.mention_count DESC, e.name LIMIT $limit",
+            {"scope": scope, "limit": limit},
+        )
+        return [_entity(row) for row in rows]
+
+    def counts(self, scope: str) -> dict[str, int]:
+        """Return how many episodes, entities and facts this scope holds."""
+        episodes = self._read(
+            "MATCH (ep:Episode) WHERE ep.scope = $scope RETURN count(ep) AS n", {"scope": scope}
+        )[0]["n"]
+        entities = self._read(
+            "MATCH (e:Entity) WHERE e.scope = $scope RETURN count(e) AS n", {"scope": scope}
+        )[0]["n"]
+        facts = self._read(
+            "MATCH (:Entity)-[f:FACT]->(:Entity) WHERE f.scope = $scope RETURN count(f) AS n",
+            {"scope": scope},
+        )[0]["n"]
+        return {"episodes": int(episodes), "entities": int(entities), "facts": int(facts)}
+
+
+def _entity_id(scope: str, key: str) -> str:
+    # Stable per (scope, key): two processes creating the same entity agree on its id.
+    return "ent_" + hashlib.sha1(f"{scope}\x1f{key}".encode()).hexdigest()[:16]
+
+
+def _without(row: Row, *names: str) -> Row:
+    return {name: value for name, value in row.items() if name not in names}
+
+
+def _entity(row: Row) -> Entity:
+    data = _without(row, "score", "key")
+    data["aliases"] = list(data.get("aliases") or [])
+    data["mention_count"] = int(data.get("mention_count") or 0)
+    return Entity(**data)
+
+
+def _fact(row: Row) -> Fact:
+    data = dict(row)
+    data["episode_ids"] = list(data.get("episode_ids") or [])
+    data["negated"] = bool(data.get("negated"))
+    data["weight"] = int(data.get("weight") or 0)
+    return Fact(**data)

