@@ -19,6 +19,7 @@ from typing import Annotated, Any, TypeVar
 import typer
 from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from broker.api import Broker
@@ -64,7 +65,9 @@ def _context() -> Context:
 
 
 def _fail(message: str, code: int = 1) -> None:
-    stderr.print(f"[bold red]error:[/] {message}", highlight=False)
+    # Driver errors span several lines; scripts and people want exactly one.
+    one_line = " ".join(message.split())
+    stderr.print(f"[bold red]error:[/] {escape(one_line)}", highlight=False, soft_wrap=True)
     raise typer.Exit(code)
 
 

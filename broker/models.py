@@ -35,6 +35,11 @@ def register_chat_model(spec: str, model: BaseChatModel | None) -> None:
     _load_cached.cache_clear()
 
 
+def reset_chat_models() -> None:
+    """Forget cached models (after changing ``OPENAI_BASE_URL`` or keys at run time)."""
+    _load_cached.cache_clear()
+
+
 def load_chat_model(spec: str) -> BaseChatModel:
     """Return the chat model named by ``provider:model``.
 

@@ -7,6 +7,7 @@ graphs (``Perception``, ``Question``, ``Answer``). Graph state lives in ``state.
 
 from __future__ import annotations
 
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -118,9 +119,13 @@ class Fact(BaseModel):
 
     def sentence(self) -> str:
         """Render the fact as a short readable statement."""
-        joiner = " " if _is_latin(self.predicate) else ""
-        negation = ("not " if joiner else "不") if self.negated else ""
-        return f"{self.subject}{joiner}{negation}{self.predicate}{joiner}{self.object}"
+        latin = _is_latin(self.predicate)
+        negation = ("not " if latin else "不") if self.negated else ""
+        text = f"{self.subject} {negation}{self.predicate} {self.object}" if latin else (
+            f"{self.subject}{negation}{self.predicate}{self.object}"
+        )
+        # Space Latin words off from Chinese: 小李精通 Python, not 小李精通Python.
+        return _MIXED_SCRIPT_BOUNDARY.sub(" ", text)
 
 
 class Question(BaseModel):
@@ -175,6 +180,9 @@ class IngestReport(BaseModel):
             entities=self.entities + other.entities,
             conflicts=self.conflicts + other.conflicts,
         )
+
+
+_MIXED_SCRIPT_BOUNDARY = re.compile(r"(?<=[\u3400-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u3400-\u9fff])")
 
 
 def _is_latin(text: str) -> bool:

@@ -367,17 +367,16 @@ class GraphStore(ABC):
 
     def counts(self, scope: str) -> dict[str, int]:
         """Return how many episodes, entities and facts this scope holds."""
-        episodes = self._read(
-            "MATCH (ep:Episode) WHERE ep.scope = $scope RETURN count(ep) AS n", {"scope": scope}
-        )[0]["n"]
-        entities = self._read(
-            "MATCH (e:Entity) WHERE e.scope = $scope RETURN count(e) AS n", {"scope": scope}
-        )[0]["n"]
-        facts = self._read(
-            "MATCH (:Entity)-[f:FACT]->(:Entity) WHERE f.scope = $scope RETURN count(f) AS n",
-            {"scope": scope},
-        )[0]["n"]
-        return {"episodes": int(episodes), "entities": int(entities), "facts": int(facts)}
+        patterns = {
+            "episodes": "MATCH (n:Episode) WHERE n.scope = $scope",
+            "entities": "MATCH (n:Entity) WHERE n.scope = $scope",
+            "facts": "MATCH (:Entity)-[n:FACT]->(:Entity) WHERE n.scope = $scope",
+        }
+        counts = {}
+        for name, pattern in patterns.items():
+            rows = self._read(f"{pattern} RETURN count(n) AS n", {"scope": scope})
+            counts[name] = int(rows[0]["n"]) if rows else 0
+        return counts
 
 
 def _entity_id(scope: str, key: str) -> str:

@@ -58,6 +58,11 @@ class FalkorDBStore(GraphStore):
     def _read(self, query: str, params: dict[str, Any] | None = None) -> list[Row]:
         try:
             result = self._graph.ro_query(query, params or {})
+        except redis.exceptions.ResponseError as error:
+            # A graph that has never been written to does not exist yet: it is empty.
+            if "empty key" in str(error):
+                return []
+            raise StoreError(f"FalkorDB read failed: {error}") from error
         except (redis.exceptions.RedisError, OSError) as error:
             raise StoreError(f"FalkorDB read failed: {error}") from error
         names = [column[1] for column in result.header]

@@ -1,0 +1,109 @@
+"""End-to-end tests of the ``elephant`` console script (the contract scripts rely on)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from store.embedded import EmbeddedFalkorDB
+
+pytestmark = pytest.mark.slow
+
+ELEPHANT = Path(sys.executable).with_name("elephant")
+
+
+@pytest.fixture
+def cli(tmp_path: Path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("ELEPHANT_", "NEO4J_"))}
+    env["ELEPHANT_HOME"] = str(tmp_path / "home")
+
+    def run(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        result = subprocess.run(
+            [str(ELEPHANT), *args], capture_output=True, text=True, env=env, timeout=180, cwd=tmp_path
+        )
+        if check:
+            assert result.returncode == 0, result.stderr
+        return result
+
+    yield run
+    EmbeddedFalkorDB(tmp_path / "home" / "falkordb").stop()
+
+
+def test_ingest_and_ask_json_contract(cli, tmp_path: Path) -> None:
+    turns = tmp_path / "chat.jsonl"
+    turns.write_text(
+        "\n".join(
+            json.dumps({"speaker": "小李", "text": text}, ensure_ascii=False)
+            for text in ["小李精通 Python。", "小李目前在用 n8n 搭建自动化工作流。", "n8n的 Code 节点支持Python 和 JS 脚本。"]
+        ),
+        encoding="utf-8",
+    )
+    report = json.loads(cli("ingest", str(turns), "--json").stdout)
+    assert report == {"episodes": 3, "facts": report["facts"], "entities": report["entities"], "conflicts": 0}
+    assert all(isinstance(report[key], int) for key in report)
+    assert report["facts"] >= 4 and report["entities"] >= 4
+
+    answer = json.loads(cli("ask", "帮我在 n8n 写一段脚本，该用什么语言？", "--speaker", "小李", "--json").stdout)
+    assert isinstance(answer["answer"], str) and "Python" in answer["answer"]
+    for fact in answer["facts"]:
+        assert {"subject", "predicate", "object", "confidence", "episode_ids"} <= set(fact)
+    assert any(f["subject"] == "小李" and f["object"] == "Python" for f in answer["facts"])
+    for episode in answer["episodes"]:
+        assert {"id", "text", "speaker", "session_id"} <= set(episode)
+
+    facts = json.loads(cli("facts", "--entity", "小李", "--json").stdout)
+    assert any(f["object"] == "Python" for f in facts)
+    assert json.loads(cli("conflicts", "--json").stdout) == []
+
+    again = json.loads(cli("ingest", str(turns), "--json").stdout)
+    assert again == {"episodes": 0, "facts": 0, "entities": 0, "conflicts": 0}
+
+
+def test_text_option_and_human_output(cli) -> None:
+    out = cli("ingest", "--text", "I work at Acme Corp.", "--speaker", "Alice", "--agent", "a1").stdout
+    assert "Remembered 1 episode" in out
+    answer = cli("ask", "Where do I work?", "--speaker", "Alice", "--agent", "a1").stdout
+    assert "Acme" in answer
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--store", "mysql://localhost/x", "facts"], "unsupported store URL"),
+        (["--store", "bolt://127.0.0.1:1", "facts"], "cannot reach Neo4j"),
+        (["--store", "falkordb://127.0.0.1:1", "facts"], "cannot reach FalkorDB"),
+        (["ingest", "no-such-file.txt"], "no-such-file.txt"),
+        (["ingest", "--text", "   "], "text is empty"),
+        (["ingest"], "nothing to ingest"),
+        (["ask", "  "], "question is empty"),
+    ],
+)
+def test_errors_are_one_clear_line(cli, args: list[str], message: str) -> None:
+    result = cli(*args, check=False)
+    assert result.returncode != 0
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_bad_jsonl_line_is_reported_and_nothing_is_written(cli, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"speaker": "a", "text": "小李精通 Python。"}\n{"speaker": "a"}\n', encoding="utf-8")
+    result = cli("ingest", str(bad), check=False)
+    assert result.returncode != 0 and "bad.jsonl:2" in result.stderr
+    assert json.loads(cli("facts", "--json").stdout) == []
+
+
+def test_markdown_file_is_ingested_as_text(cli, tmp_path: Path) -> None:
+    doc = tmp_path / "notes.md"
+    doc.write_text("# Notes\n\nFrank Herbert wrote Dune.\n\nFrank Herbert was born in Tacoma.\n", encoding="utf-8")
+    report = json.loads(cli("ingest", str(doc), "--json").stdout)
+    assert report["episodes"] == 1 and report["facts"] >= 2
+    answer = json.loads(cli("ask", "Who wrote Dune?", "--json").stdout)
+    assert "Frank Herbert" in answer["answer"]
+    assert answer["episodes"][0]["text"].startswith("# Notes")

@@ -1,0 +1,104 @@
+"""The embedded FalkorDB server: start, reuse across processes, survive restarts, recover from kill -9."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from store import open_store
+from store.embedded import EmbeddedFalkorDB
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def server(tmp_path: Path):
+    instance = EmbeddedFalkorDB(tmp_path / "falkordb")
+    yield instance
+    instance.stop()
+
+
+def _write_marker(home: Path, value: str) -> None:
+    store = open_store(None, home)
+    store._write_atomic([("CREATE (:Marker {value: $value})", {"value": value})])
+    store.close()
+
+
+def _markers(home: Path) -> list[str]:
+    store = open_store(None, home)
+    rows = store._read("MATCH (m:Marker) RETURN m.value AS value ORDER BY value")
+    store.close()
+    return [row["value"] for row in rows]
+
+
+def test_listens_only_on_a_private_unix_socket(server: EmbeddedFalkorDB) -> None:
+    socket = server.ensure_running()
+    assert socket == server.data_dir / "falkordb.sock"
+    assert socket.is_socket()
+    assert oct(socket.stat().st_mode & 0o777) == "0o700"
+    config = (server.data_dir / "falkordb.log").read_text()
+    assert "Ready to accept connections unix" in config
+    assert "Ready to accept connections tcp" not in config
+
+
+def test_second_process_reuses_the_running_server(server: EmbeddedFalkorDB, tmp_path: Path) -> None:
+    server.ensure_running()
+    pid = server._recorded_pid()
+    _write_marker(tmp_path, "from parent")
+    code = (
+        "import sys; from store import open_store; s = open_store(None, sys.argv[1]); "
+        "s._write_atomic([(\"CREATE (:Marker {value: 'from child'})\", {})]); "
+        "print(len(s._read('MATCH (m:Marker) RETURN m')))"
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert child.stdout.strip() == "2"
+    assert server._recorded_pid() == pid
+    assert _markers(tmp_path) == ["from child", "from parent"]
+
+
+def test_data_survives_a_clean_restart(server: EmbeddedFalkorDB, tmp_path: Path) -> None:
+    _write_marker(tmp_path, "before restart")
+    assert server.stop()
+    assert not server.ping()
+    assert _markers(tmp_path) == ["before restart"]
+
+
+def test_recovers_from_a_killed_server_with_stale_files(server: EmbeddedFalkorDB, tmp_path: Path) -> None:
+    _write_marker(tmp_path, "written")
+    time.sleep(1.2)  # appendfsync everysec: give the write its second
+    pid = server._recorded_pid()
+    assert pid is not None
+    os.kill(pid, signal.SIGKILL)
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    # kill -9 leaves the pid file and the socket file behind
+    assert server.pid_file.exists() and server.socket_path.exists()
+    assert not server.ping()
+    assert _markers(tmp_path) == ["written"]
+    assert server._recorded_pid() != pid
+
+
+def test_deep_data_directory_uses_a_short_socket_path(tmp_path: Path) -> None:
+    deep = tmp_path / ("d" * 60) / ("e" * 60)
+    server = EmbeddedFalkorDB(deep / "falkordb")
+    try:
+        socket = server.ensure_running()
+        assert len(str(socket)) <= 100
+        assert EmbeddedFalkorDB(deep / "falkordb").socket_path == socket
+        assert server.ping()
+    finally:
+        server.stop()
+
+
+def test_rejects_an_unknown_fsync_policy(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="appendfsync"):
+        EmbeddedFalkorDB(tmp_path, appendfsync="sometimes")

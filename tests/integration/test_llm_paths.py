@@ -1,0 +1,130 @@
+"""LLM mode: scripted fake chat models, and the real ChatOpenAI wiring against a loopback server."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import pytest
+
+from broker.api import Broker
+from broker.models import register_chat_model, reset_chat_models
+from nodes.answer_question import CitedAnswer
+from schemas.context import Context
+from schemas.models import Extraction, Quintuple
+from tests.fakes import ScriptedChatModel
+
+
+@pytest.fixture
+def scripted() -> Iterator[ScriptedChatModel]:
+    model = ScriptedChatModel()
+    register_chat_model("fake:scripted", model)
+    yield model
+    register_chat_model("fake:scripted", None)
+
+
+def test_reader_uses_the_model_and_resolves_first_person(scripted: ScriptedChatModel, context: Context) -> None:
+    context.llm = "fake:scripted"
+    scripted.queue(
+        Extraction(
+            quintuples=[
+                Quintuple(subject="我", subject_type="Person", predicate="精通", object="Rust", object_type="Language")
+            ]
+        )
+    )
+    report = Broker(context).remember("我精通 Rust。", speaker="小李")
+    assert (report.episodes, report.facts, report.entities) == (1, 1, 2)
+    [fact] = Broker(context).facts()
+    assert (fact.subject, fact.predicate, fact.object) == ("小李", "精通", "Rust")
+    system, user = scripted.calls[0]
+    assert "五元组" in system[1]  # the Chinese system prompt for Chinese text
+    assert "<speaker>小李</speaker>" in user[1] and "我精通 Rust。" in user[1]
+
+
+def test_llm_answer_keeps_only_citations_that_were_retrieved(scripted: ScriptedChatModel, context: Context) -> None:
+    Broker(context).remember("小李精通 Python。", speaker="小李")  # offline extraction
+    context.llm = "fake:scripted"
+    [stored] = Broker(context).facts()
+    scripted.queue(CitedAnswer(answer="小李精通 Python。", fact_ids=[stored.id, "fact_invented"]))
+    answer = Broker(context).ask("小李会什么语言？")
+    assert answer.answer == "小李精通 Python。"
+    assert [fact.id for fact in answer.facts] == [stored.id]
+    prompt = scripted.calls[0][1][1]
+    assert f"[{stored.id}]" in prompt and "小李精通 Python" in prompt
+
+
+def test_no_model_call_when_memory_has_nothing(scripted: ScriptedChatModel, context: Context) -> None:
+    context.llm = "fake:scripted"
+    answer = Broker(context).ask("What is the capital of Peru?")
+    assert scripted.calls == []
+    assert "nothing in memory" in answer.answer
+
+
+class _FakeOpenAI(BaseHTTPRequestHandler):
+    """Answers /v1/chat/completions with queued JSON, like an OpenAI-compatible server."""
+
+    replies: dict[str, dict[str, Any]] = {}
+    requests: list[dict[str, Any]] = []
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server API
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        body["_authorization"] = self.headers.get("Authorization")
+        type(self).requests.append(body)
+        schema_name = body.get("response_format", {}).get("json_schema", {}).get("name", "")
+        content = json.dumps(self.replies[schema_name], ensure_ascii=False)
+        payload = {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body["model"],
+            "choices": [
+                {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
+            ],
+            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+        }
+        data = json.dumps(payload).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+def test_openai_compatible_endpoint_through_openai_base_url(
+    context: Context, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeOpenAI)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    _FakeOpenAI.requests = []
+    _FakeOpenAI.replies = {
+        "Extraction": {
+            "quintuples": [
+                {"subject": "I", "subject_type": "Person", "predicate": "works at", "object": "Initech",
+                 "object_type": "Organization", "confidence": 0.9, "negated": False, "valid_from": None,
+                 "source_span": "I work at Initech."}
+            ]
+        },
+    }
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{server.server_port}/v1")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-loopback-test")
+    reset_chat_models()
+    try:
+        context.llm = "openai:gpt-loopback"
+        report = Broker(context).remember("I work at Initech.", speaker="Peter")
+        assert report.facts == 1
+        [fact] = Broker(context).facts()
+        assert (fact.subject, fact.predicate_key, fact.object) == ("Peter", "works_at", "Initech")
+        [request] = _FakeOpenAI.requests
+        assert request["model"] == "gpt-loopback"
+        assert request["_authorization"] == "Bearer sk-loopback-test"
+        assert request["response_format"]["type"] == "json_schema"
+    finally:
+        server.shutdown()
+        reset_chat_models()

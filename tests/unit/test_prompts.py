@@ -1,0 +1,29 @@
+"""Each prompt's placeholders match the keys its node passes to ``str.format``."""
+
+from __future__ import annotations
+
+import string
+
+import pytest
+
+from prompts import answerer, reader
+
+
+def placeholders(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+@pytest.mark.parametrize(
+    ("template", "keys"),
+    [
+        (reader.READER_USER, {"speaker", "text"}),
+        (reader.READER_SYSTEM_EN, set()),
+        (reader.READER_SYSTEM_ZH, set()),
+        (answerer.ANSWER_SYSTEM, set()),
+        (answerer.ANSWER_USER, {"question", "speaker", "facts", "episodes"}),
+    ],
+)
+def test_placeholders_match_the_node(template: str, keys: set[str]) -> None:
+    assert placeholders(template) == keys
+    # and formatting with exactly those keys works (no stray braces)
+    template.format(**dict.fromkeys(keys, "x"))
