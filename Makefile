@@ -30,6 +30,7 @@ demo: $(STAMP)
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy broker graphs language nodes prompts schemas store
 
 test: $(DEV_STAMP) lint
 	$(BIN)/python -m pytest

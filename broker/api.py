@@ -13,12 +13,13 @@ built from keyword arguments and ``ELEPHANT_*`` environment variables.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, cast
 
 from broker.resources import get_store, request_scope
 from language.names import normalize_name
 from schemas.context import Context
 from schemas.models import Answer, Entity, Fact, IngestReport, Perception, Question
+from schemas.state import AnswerInput, IngestInput
 from store import GraphStore
 
 
@@ -46,7 +47,8 @@ class Broker:
 
         total = IngestReport()
         for perception in perceptions:
-            result = graph.invoke(perception.model_dump(exclude_none=True), context=self.context)
+            request = cast(IngestInput, perception.model_dump(exclude_none=True))
+            result = graph.invoke(request, context=self.context)
             report = result.get("report") or IngestReport()
             total = total + report
             if on_each is not None:
@@ -57,8 +59,8 @@ class Broker:
         """Answer a question from memory; ``fields`` are speaker, agent_id, session_id."""
         from graphs.answer import graph
 
-        request = Question(question=question, **fields)
-        result = graph.invoke(request.model_dump(exclude_none=True), context=self.context)
+        request = cast(AnswerInput, Question(question=question, **fields).model_dump(exclude_none=True))
+        result = graph.invoke(request, context=self.context)
         return Answer(answer=result["answer"], facts=result.get("facts") or [], episodes=result.get("episodes") or [])
 
     def facts(self, entity: str | None = None, agent_id: str | None = None, limit: int = 1000) -> list[Fact]:

@@ -56,7 +56,7 @@ class Options:
 
 
 def _context() -> Context:
-    overrides = {
+    overrides: dict[str, Any] = {
         name: value
         for name, value in (("store", Options.store), ("llm", Options.llm), ("home", Options.home))
         if value is not None
@@ -103,7 +103,9 @@ def main(
         str | None, typer.Option("--store", help="Store URL (embedded, falkordb://host:port, neo4j://...).")
     ] = None,
     llm: Annotated[str | None, typer.Option("--llm", help="Chat model as provider:model; empty for offline.")] = None,
-    home: Annotated[str | None, typer.Option("--home", help="Data directory (default $ELEPHANT_HOME or ./.elephant).")] = None,
+    home: Annotated[
+        str | None, typer.Option("--home", help="Data directory (default $ELEPHANT_HOME or ./.elephant).")
+    ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars or notes on stderr.")] = False,
 ) -> None:
     """Remember what agents perceive and answer questions with the facts behind each answer."""
@@ -113,9 +115,13 @@ def main(
 @app.command()
 @handle_errors
 def ingest(
-    files: Annotated[list[Path] | None, typer.Argument(help=".txt/.md as text; .jsonl as turns {speaker, text, time?}.")] = None,
+    files: Annotated[
+        list[Path] | None, typer.Argument(help=".txt/.md as text; .jsonl as turns {speaker, text, time?}.")
+    ] = None,
     text: Annotated[str | None, typer.Option("--text", help="Text to remember.")] = None,
-    speaker: Annotated[str | None, typer.Option("--speaker", help="Who said it (first person resolves to this).")] = None,
+    speaker: Annotated[
+        str | None, typer.Option("--speaker", help="Who said it (first person resolves to this).")
+    ] = None,
     agent: Annotated[str | None, typer.Option("--agent", help="Agent id: whose memory this is.")] = None,
     session: Annotated[str | None, typer.Option("--session", help="Session id (provenance).")] = None,
     source: Annotated[str | None, typer.Option("--source", help="Source name (provenance).")] = None,

@@ -63,4 +63,7 @@ def run_demo(broker: Broker, *, agent_id: str = "demo", console: Console | None 
         if answer.facts:
             console.print(table)
         for episode in answer.episodes:
-            console.print(f"  [dim]episode {episode.id} ({episode.session_id}, {episode.speaker}):[/] {episode.text}", highlight=False)
+            console.print(
+                f"  [dim]episode {episode.id} ({episode.session_id}, {episode.speaker}):[/] {episode.text}",
+                highlight=False,
+            )

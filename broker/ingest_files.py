@@ -72,9 +72,14 @@ def _read_turns(path: Path, content: str, base: dict[str, Any]) -> list[Percepti
             raise ValueError(f"{path}:{number}: not valid JSON ({error.msg})") from error
         if not isinstance(record, dict) or not isinstance(record.get("text"), str):
             raise ValueError(f"{path}:{number}: each line needs a JSON object with a string 'text'")
-        fields = {**base, **{k: record[k] for k in ("speaker", "time", "session_id", "source", "agent_id") if k in record}}
+        fields = {
+            **base,
+            **{k: record[k] for k in ("speaker", "time", "session_id", "source", "agent_id") if k in record},
+        }
         try:
-            turns.append(Perception(text=record["text"], **{k: (str(v) if v is not None else None) for k, v in fields.items()}))
+            turns.append(
+                Perception(text=record["text"], **{k: (str(v) if v is not None else None) for k, v in fields.items()})
+            )
         except ValidationError as error:
             raise ValueError(f"{path}:{number}: {error.errors()[0]['msg']}") from error
     if not turns:

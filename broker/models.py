@@ -13,6 +13,7 @@ import os
 from functools import lru_cache
 
 from langchain_core.language_models import BaseChatModel
+from pydantic import SecretStr
 
 # provider -> (default base URL, environment variable holding its API key)
 OPENAI_COMPATIBLE: dict[str, tuple[str | None, str]] = {
@@ -63,7 +64,7 @@ def _load_cached(spec: str) -> BaseChatModel:
         default_url, key_variable = OPENAI_COMPATIBLE[provider]
         base_url = os.environ.get("OPENAI_BASE_URL") or default_url
         api_key = os.environ.get(key_variable) or os.environ.get("OPENAI_API_KEY") or "not-needed"
-        return ChatOpenAI(model=model, base_url=base_url, api_key=api_key, temperature=0, max_retries=2)
+        return ChatOpenAI(model=model, base_url=base_url, api_key=SecretStr(api_key), temperature=0, max_retries=2)
     from langchain.chat_models import init_chat_model
 
     return init_chat_model(model, model_provider=provider, temperature=0)

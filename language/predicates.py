@@ -34,9 +34,7 @@ PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
     "advisor": ("导师", "advisor", "supervisor"),
 }
 
-_SURFACE_TO_KEY: dict[str, str] = {
-    surface: key for key, surfaces in PREDICATE_LEXICON.items() for surface in surfaces
-}
+_SURFACE_TO_KEY: dict[str, str] = {surface: key for key, surfaces in PREDICATE_LEXICON.items() for surface in surfaces}
 _ASPECT = re.compile(r"[了过着]$")
 _SPACES = re.compile(r"\s+")
 _ENGLISH_INFLECTION = ((r"ies$", "y"), (r"(ss|sh|ch|x|o)es$", r"\1"), (r"([^s])s$", r"\1"), (r"ed$", ""))

@@ -45,9 +45,7 @@ def answer_question(state: BrokerState, runtime: Runtime[Context]) -> dict[str, 
     return {"answer": compose_answer(analysis, anchors, facts, episodes)}
 
 
-def write_with_llm(
-    state: BrokerState, facts: list[Fact], episodes: list[Episode], llm_spec: str
-) -> CitedAnswer:
+def write_with_llm(state: BrokerState, facts: list[Fact], episodes: list[Episode], llm_spec: str) -> CitedAnswer:
     """Ask the chat model to answer from the evidence, citing fact ids."""
     model = load_chat_model(llm_spec).with_structured_output(CitedAnswer)
     prompt = ANSWER_USER.format(
@@ -76,7 +74,7 @@ def rank_answers(
         return near & anchor_ids
 
     totals: dict[str, float] = defaultdict(float)
-    support: dict[str, list[Fact]] = defaultdict(list)
+    touching: dict[str, list[Fact]] = defaultdict(list)
     names: dict[str, tuple[str, str | None]] = {}
     for fact in facts:
         for end, name, kind in (
@@ -86,16 +84,35 @@ def rank_answers(
             if not end or end in anchor_ids:
                 continue
             totals[end] += fact.score or 0.0
-            support[end].append(fact)
+            touching[end].append(fact)
             names[end] = (name, kind)
     ranked = []
     for end, total in totals.items():
         name, kind = names[end]
         connected = max(len(anchors_within_two(end)), 1)
         type_factor = 1.3 if answer_type and kind == answer_type else 1.0
-        ranked.append((name, total * (1.0 + 0.5 * (connected - 1)) * type_factor, support[end]))
+        support = _path_facts(end, facts, anchor_ids) or touching[end]
+        ranked.append((name, total * (1.0 + 0.5 * (connected - 1)) * type_factor, support))
     ranked.sort(key=lambda item: item[1], reverse=True)
     return ranked
+
+
+def _path_facts(entity_id: str, facts: list[Fact], anchor_ids: set[str]) -> list[Fact]:
+    """Return the facts on paths of one or two steps between an entity and the anchors."""
+
+    def ends(fact: Fact) -> set[str]:
+        return {end for end in (fact.subject_id, fact.object_id) if end}
+
+    direct = [fact for fact in facts if entity_id in ends(fact) and ends(fact) & anchor_ids]
+    via: list[Fact] = []
+    for first in facts:
+        if entity_id not in ends(first) or first in direct:
+            continue
+        middle = ends(first) - {entity_id} - anchor_ids
+        links = [fact for fact in facts if middle & ends(fact) and ends(fact) & anchor_ids and fact is not first]
+        if links:
+            via.extend([first, *(link for link in links if link not in via)])
+    return direct + [fact for fact in via if fact not in direct]
 
 
 def compose_answer(

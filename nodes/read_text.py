@@ -37,9 +37,7 @@ def extract_with_llm(text: str, speaker: str, llm_spec: str) -> list[Quintuple]:
     """Ask the chat model for quintuples in the ``Extraction`` schema."""
     model = load_chat_model(llm_spec).with_structured_output(Extraction)
     system = READER_SYSTEM_ZH if detect_language(text) == "zh" else READER_SYSTEM_EN
-    result = model.invoke(
-        [("system", system), ("user", READER_USER.format(speaker=speaker, text=text))]
-    )
+    result = model.invoke([("system", system), ("user", READER_USER.format(speaker=speaker, text=text))])
     extraction = result if isinstance(result, Extraction) else Extraction.model_validate(result)
     return [_resolve_first_person(q, speaker) for q in extraction.quintuples]
 

@@ -204,9 +204,7 @@ def select_evidence(ranked: list[Fact], candidates: dict[str, Candidate], limit:
         if candidates[fact.id].hop < 2 or via is None:
             continue
         links = [
-            by_id[c.fact.id]
-            for c in candidates.values()
-            if c.hop == 1 and via in (c.fact.subject_id, c.fact.object_id)
+            by_id[c.fact.id] for c in candidates.values() if c.hop == 1 and via in (c.fact.subject_id, c.fact.object_id)
         ]
         if links and not chosen_ids & {link.id for link in links}:
             best = max(links, key=lambda link: link.score or 0.0)
@@ -221,4 +219,3 @@ def _cosine(left: list[float], right: list[float]) -> float:
     a, b = np.asarray(left, dtype=np.float32), np.asarray(right, dtype=np.float32)
     norm = float(np.linalg.norm(a) * np.linalg.norm(b))
     return float(a @ b) / norm if norm else 0.0
-

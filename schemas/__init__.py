@@ -1,0 +1,1 @@
+"""Pydantic models, the shared graph state and the run context."""

@@ -26,7 +26,9 @@ class Quintuple(BaseModel):
     """
 
     subject: str = Field(description="Who or what the statement is about, as written.")
-    subject_type: str = Field(default="Concept", description="Entity type of the subject (Person, Organization, Place, Tool, Language, ...).")
+    subject_type: str = Field(
+        default="Concept", description="Entity type of the subject (Person, Organization, Place, Tool, Language, ...)."
+    )
     predicate: str = Field(description="The relation, as written (e.g. 精通, works at).")
     object: str = Field(description="The other end of the relation, as written.")
     object_type: str = Field(default="Concept", description="Entity type of the object.")
@@ -121,8 +123,10 @@ class Fact(BaseModel):
         """Render the fact as a short readable statement."""
         latin = _is_latin(self.predicate)
         negation = ("not " if latin else "不") if self.negated else ""
-        text = f"{self.subject} {negation}{self.predicate} {self.object}" if latin else (
-            f"{self.subject}{negation}{self.predicate}{self.object}"
+        text = (
+            f"{self.subject} {negation}{self.predicate} {self.object}"
+            if latin
+            else (f"{self.subject}{negation}{self.predicate}{self.object}")
         )
         # Space Latin words off from Chinese: 小李精通 Python, not 小李精通Python.
         return _MIXED_SCRIPT_BOUNDARY.sub(" ", text)

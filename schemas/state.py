@@ -10,9 +10,9 @@ tools show.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Protocol, TypeVar
+from typing import Annotated, NotRequired, Protocol, TypeVar
 
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 from schemas.models import (
     Entity,
@@ -20,8 +20,8 @@ from schemas.models import (
     EpisodeWrite,
     Fact,
     IngestReport,
-    Quintuple,
     QuestionAnalysis,
+    Quintuple,
 )
 
 

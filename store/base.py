@@ -265,8 +265,7 @@ class GraphStore(ABC):
         if not wanted:
             return set()
         rows = self._read(
-            "MATCH (:Entity)-[f:FACT]->(:Entity) WHERE f.scope = $scope AND f.id IN $ids "
-            "RETURN f.id AS id",
+            "MATCH (:Entity)-[f:FACT]->(:Entity) WHERE f.scope = $scope AND f.id IN $ids RETURN f.id AS id",
             {"scope": scope, "ids": wanted},
         )
         return {row["id"] for row in rows}
@@ -284,9 +283,7 @@ class GraphStore(ABC):
         )
         return [(_entity(row), float(row["score"])) for row in rows]
 
-    def search_entities_vector(
-        self, scope: str, vector: Sequence[float], k: int = 10
-    ) -> list[tuple[Entity, float]]:
+    def search_entities_vector(self, scope: str, vector: Sequence[float], k: int = 10) -> list[tuple[Entity, float]]:
         """Nearest entities by name embedding, as (entity, cosine similarity)."""
         rows = self._read(
             f"{self._vector_query('Entity', '$fetch', '$vector')} "
@@ -298,9 +295,7 @@ class GraphStore(ABC):
         hits.sort(key=lambda hit: hit[1], reverse=True)
         return hits[:k]
 
-    def search_episodes_vector(
-        self, scope: str, vector: Sequence[float], k: int = 10
-    ) -> list[tuple[Episode, float]]:
+    def search_episodes_vector(self, scope: str, vector: Sequence[float], k: int = 10) -> list[tuple[Episode, float]]:
         """Nearest episodes by text embedding, as (episode, cosine similarity)."""
         rows = self._read(
             f"{self._vector_query('Episode', '$fetch', '$vector')} "
@@ -312,9 +307,7 @@ class GraphStore(ABC):
         hits.sort(key=lambda hit: hit[1], reverse=True)
         return hits[:k]
 
-    def facts_touching(
-        self, scope: str, entity_ids: Iterable[str], limit: int = 200
-    ) -> list[tuple[Fact, list[float]]]:
+    def facts_touching(self, scope: str, entity_ids: Iterable[str], limit: int = 200) -> list[tuple[Fact, list[float]]]:
         """Return active facts with an end in ``entity_ids``, heaviest first, with embeddings."""
         ids = sorted(set(entity_ids))
         if not ids:

@@ -115,8 +115,7 @@ class FalkorDBStore(GraphStore):
     def _vector_query(self, label: str, k_param: str, vector_param: str) -> str:
         name = cypher_identifier(label, _VECTOR_LABELS).strip("`")
         return (
-            f"CALL db.idx.vector.queryNodes('{name}', 'embedding', {k_param}, vecf32({vector_param})) "
-            "YIELD node, score"
+            f"CALL db.idx.vector.queryNodes('{name}', 'embedding', {k_param}, vecf32({vector_param})) YIELD node, score"
         )
 
     def _vector_similarity(self, score: float) -> float:
@@ -147,6 +146,6 @@ def compose_atomic(statements: Sequence[Statement]) -> Statement:
     params: dict[str, Any] = {}
     for index, (query, values) in enumerate(statements):
         prefix = f"s{index}_"
-        parts.append("CALL { " + _PARAMETER.sub(lambda m, p=prefix: f"${p}{m.group(1)}", query) + " }")
+        parts.append("CALL { " + _PARAMETER.sub(rf"${prefix}\1", query) + " }")
         params.update({prefix + name: value for name, value in values.items()})
     return " ".join(parts) + " RETURN 1", params

@@ -68,8 +68,7 @@ class Neo4jStore(GraphStore):
     def _schema_statements(self, dimension: int) -> list[str]:
         dimension = int(dimension)
         vector_options = (
-            f"OPTIONS {{indexConfig: {{`vector.dimensions`: {dimension}, "
-            "`vector.similarity_function`: 'cosine'}}"
+            f"OPTIONS {{indexConfig: {{`vector.dimensions`: {dimension}, `vector.similarity_function`: 'cosine'}}}}"
         )
         return [
             "CREATE CONSTRAINT entity_scope_key IF NOT EXISTS FOR (e:Entity) REQUIRE (e.scope, e.key) IS UNIQUE",

@@ -39,7 +39,11 @@ def test_ingest_and_ask_json_contract(cli, tmp_path: Path) -> None:
     turns.write_text(
         "\n".join(
             json.dumps({"speaker": "小李", "text": text}, ensure_ascii=False)
-            for text in ["小李精通 Python。", "小李目前在用 n8n 搭建自动化工作流。", "n8n的 Code 节点支持Python 和 JS 脚本。"]
+            for text in [
+                "小李精通 Python。",
+                "小李目前在用 n8n 搭建自动化工作流。",
+                "n8n的 Code 节点支持Python 和 JS 脚本。",
+            ]
         ),
         encoding="utf-8",
     )

@@ -80,9 +80,7 @@ class _FakeOpenAI(BaseHTTPRequestHandler):
             "object": "chat.completion",
             "created": 0,
             "model": body["model"],
-            "choices": [
-                {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
-            ],
+            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
         }
         data = json.dumps(payload).encode()
@@ -96,9 +94,7 @@ class _FakeOpenAI(BaseHTTPRequestHandler):
         pass
 
 
-def test_openai_compatible_endpoint_through_openai_base_url(
-    context: Context, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_openai_compatible_endpoint_through_openai_base_url(context: Context, monkeypatch: pytest.MonkeyPatch) -> None:
     server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeOpenAI)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -106,9 +102,17 @@ def test_openai_compatible_endpoint_through_openai_base_url(
     _FakeOpenAI.replies = {
         "Extraction": {
             "quintuples": [
-                {"subject": "I", "subject_type": "Person", "predicate": "works at", "object": "Initech",
-                 "object_type": "Organization", "confidence": 0.9, "negated": False, "valid_from": None,
-                 "source_span": "I work at Initech."}
+                {
+                    "subject": "I",
+                    "subject_type": "Person",
+                    "predicate": "works at",
+                    "object": "Initech",
+                    "object_type": "Organization",
+                    "confidence": 0.9,
+                    "negated": False,
+                    "valid_from": None,
+                    "source_span": "I work at Initech.",
+                }
             ]
         },
     }

@@ -54,7 +54,12 @@ def test_english_memories(broker: Broker) -> None:
 
 
 def test_non_factual_text_is_kept_as_an_episode_but_yields_no_facts(broker: Broker) -> None:
-    for text in ["如果明天下雨，我就不去公园了。", "哈哈，今天好开心！", "Thanks, that's great!", "他像一头牛一样有力气。"]:
+    for text in [
+        "如果明天下雨，我就不去公园了。",
+        "哈哈，今天好开心！",
+        "Thanks, that's great!",
+        "他像一头牛一样有力气。",
+    ]:
         report = broker.remember(text, speaker="小李")
         assert (report.episodes, report.facts) == (1, 0), text
     assert broker.counts()["facts"] == 0

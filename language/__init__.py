@@ -1,0 +1,1 @@
+"""Offline language tools: segmentation, entity typing, fact extraction, question analysis."""

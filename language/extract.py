@@ -1,0 +1,226 @@
+"""The offline Reader: rule-based quintuple extraction for Chinese and English text.
+
+This is what the ingest graph uses when no LLM is configured. It splits a text
+into sentences, drops the ones that state no fact (questions, small talk,
+hypotheticals, metaphors, pure emotions; see ``language.filters``), and reads
+(subject, predicate, object) triples off the rest with jieba part-of-speech tags
+for Chinese (``language.extract_zh``) and word lists plus light morphology for
+English (``language.extract_en``).
+
+Conventions shared by both languages:
+
+* First person (我/俺/本人, I/me/myself) becomes the speaker's name, or
+  ``"user"`` when no speaker is known; 我们 / we are left as written.
+* Attribute statements put the owner first: "A的B是C" / "A's B is C" /
+  "the B of A is C" / "C is the B of A" all give (A, B, C). So "张三的导师是李四"
+  is (张三, 导师, 李四) and "Frank Herbert is the author of Dune" is
+  (Dune, author, Frank Herbert). A first-person owner keeps its modifiers in the
+  attribute: "我最爱的水果是西红柿" -> (speaker, 最爱的水果, 西红柿).
+* A possessed subject of an ordinary verb ("n8n的 Code 节点支持 Python") becomes
+  one name that starts with the owner ("n8n Code节点"; English "n8n's Code node")
+  plus a link fact from the owner: (n8n, 包含/has, n8n Code节点), or the role word
+  for people ("我的朋友" -> (speaker, 朋友, ...)).
+* he/she/他/她 resolve to the last person named in the same text; other pronouns
+  (it, they, 这个, 他们) and unresolvable ones drop the fact rather than store a
+  pronoun as an entity. A clause without a subject continues the previous
+  clause's subject, or (when a speaker is given) is about the speaker.
+* Predicates keep their surface form in Chinese (喜欢吃, 住在, 毕业于; aspect
+  particles and adverbs dropped, 最 kept) and are lemmatised in English (verb base
+  form plus particle: "work at", "write", "born in"; the copula is "is").
+* Confidence is 0.9 for the clear patterns (copula, attribute, known relation
+  verbs), 0.7 for the generic subject-verb-object fallback, 0.6 for a subject
+  implied from the speaker, 0.5 when hedged (可能/也许/maybe/probably/I think).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from language import types as _types
+from language.filters import is_non_factual
+from language.segment import detect_language, has_cjk, is_punct
+from schemas.models import Quintuple
+
+CLEAR = 0.9
+FALLBACK = 0.7
+HEDGED = 0.5
+IMPLIED_SUBJECT = 0.6
+
+MAX_CJK_CHARS = 30
+MAX_EN_WORDS = 8
+
+_NAME_STRIP = " \t\r\n\"'“”‘’「」『』《》<>()（）[]【】{},，.。:：;；!！?？、~～…-—*"
+_ABBREVIATIONS = {
+    "mr",
+    "mrs",
+    "ms",
+    "dr",
+    "prof",
+    "st",
+    "jr",
+    "sr",
+    "vs",
+    "inc",
+    "ltd",
+    "co",
+    "corp",
+    "e.g",
+    "i.e",
+    "etc",
+    "u.s",
+    "no",
+    "mt",
+}
+_SENTENCE_END = re.compile(r"[。！？!?；;\n]+|(?<=[.])\s+")
+
+
+@dataclass
+class Context:
+    """Per-text state: who "I" is and the last person mentioned (for he/she/他/她)."""
+
+    me: str
+    speaker_given: bool
+    last_person: str | None = None
+
+
+@dataclass
+class Draft:
+    """A candidate triple before name cleaning and typing."""
+
+    subject: str
+    predicate: str
+    object: str
+    negated: bool = False
+    confidence: float = FALLBACK
+    valid_from: str | None = None
+    subject_pos: str | None = None
+    object_pos: str | None = None
+    subject_type: str | None = None
+    object_type: str | None = None
+    extras: list[Draft] = field(default_factory=list)
+
+
+def split_sentences(text: str) -> list[str]:
+    """Split a text into sentences on Chinese and English sentence ends.
+
+    A dot ends a sentence only when followed by whitespace and not preceded by a
+    common abbreviation (Dr., Inc., e.g.), so "Node.js" and "Dr. Smith" survive.
+
+    Args:
+        text: Any text.
+
+    Returns:
+        Non-empty sentences, each keeping its closing punctuation.
+    """
+    sentences: list[str] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        end = match.end()
+        if match.group().isspace():
+            before = text[start : match.start()]
+            last_word = re.split(r"\s+", before.strip())[-1].rstrip(".").lower() if before.strip() else ""
+            if last_word in _ABBREVIATIONS or len(last_word) == 1:
+                continue
+        piece = text[start:end].strip()
+        if piece:
+            sentences.append(piece)
+        start = end
+    tail = text[start:].strip()
+    if tail:
+        sentences.append(tail)
+    return sentences
+
+
+def clean_name(name: str) -> str:
+    """Strip surrounding punctuation, quotes and spaces from a name."""
+    name = re.sub(r"\s+", " ", name).strip(_NAME_STRIP)
+    return name
+
+
+def acceptable(name: str) -> bool:
+    """Return True when ``name`` can be an entity: not empty, not a clause."""
+    if not name or is_punct(name):
+        return False
+    if has_cjk(name):
+        return len(re.findall(r"[\u3400-\u9fff]", name)) <= MAX_CJK_CHARS
+    return len(name.split()) <= MAX_EN_WORDS
+
+
+def finish(draft: Draft, sentence: str, ctx: Context) -> list[Quintuple]:
+    """Turn a draft (and its extras) into validated quintuples.
+
+    Args:
+        draft: The candidate triple.
+        sentence: The source sentence, kept as the span.
+        ctx: Per-text state; updated with the last person seen.
+
+    Returns:
+        Zero or more quintuples: none when a name is empty, too long or the
+        subject equals the object.
+    """
+    out: list[Quintuple] = []
+    for item in [draft, *draft.extras]:
+        subject = clean_name(item.subject)
+        obj = clean_name(item.object)
+        predicate = clean_name(item.predicate)
+        if not (acceptable(subject) and acceptable(obj) and predicate) or is_punct(predicate):
+            continue
+        if subject.casefold() == obj.casefold():
+            continue
+        subject_type = item.subject_type or (
+            _types.PERSON
+            if subject == ctx.me
+            else _types.guess_type(subject, item.subject_pos, predicate, role="subject")
+        )
+        object_type = item.object_type or (
+            _types.PERSON if obj == ctx.me else _types.guess_type(obj, item.object_pos, predicate)
+        )
+        if subject_type == _types.PERSON and subject != ctx.me:
+            ctx.last_person = subject
+        out.append(
+            Quintuple(
+                subject=subject,
+                subject_type=subject_type,
+                predicate=predicate,
+                object=obj,
+                object_type=object_type,
+                confidence=item.confidence,
+                negated=item.negated,
+                valid_from=item.valid_from,
+                source_span=sentence.strip(),
+            )
+        )
+    return out
+
+
+def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]:
+    """Extract quintuples from a text without any model.
+
+    Args:
+        text: One perceived text: a chat turn, a paragraph, a document.
+        speaker: Who wrote or said it; first-person words become this name
+            (``"user"`` when None).
+
+    Returns:
+        The extracted quintuples in sentence order, duplicates removed. Sentences
+        that state no fact contribute nothing.
+    """
+    # Imported here because both modules import helpers from this one.
+    from language import extract_en, extract_zh
+
+    me = speaker.strip() if speaker and speaker.strip() else "user"
+    ctx = Context(me=me, speaker_given=bool(speaker and speaker.strip()))
+    seen: set[tuple[str, str, str, bool]] = set()
+    out: list[Quintuple] = []
+    for sentence in split_sentences(text):
+        if is_non_factual(sentence):
+            continue
+        reader = extract_zh if detect_language(sentence) == "zh" else extract_en
+        for draft in reader.read_sentence(sentence, ctx):
+            for quintuple in finish(draft, sentence, ctx):
+                key = (quintuple.subject, quintuple.predicate, quintuple.object, quintuple.negated)
+                if key not in seen:
+                    seen.add(key)
+                    out.append(quintuple)
+    return out

@@ -1,0 +1,799 @@
+"""English rule-based triple reader (used by ``language.extract``).
+
+No tagger ships offline, so a clause is read with word lists and light morphology
+(``language.english``):
+
+    [time/hedge] subject [aux/adverbs/negation] verb [complement] [particle] object
+        ([and|to] verb object)*
+
+Predicates are lemmatised to the base verb plus any particle: "works at" ->
+"work at", "wrote" -> "write", "is using" -> "use", "moved to" -> "move to".
+Copular forms are special: "X is Y" -> (X, is, Y); "was born in" -> "born in";
+"is interested in" -> "interested in"; "is from" -> "come from"; passive
+"Dune was written by Frank Herbert" -> (Frank Herbert, write, Dune). Attribute
+statements put the owner first: "X's Y is Z", "the Y of X is Z", "Z is the Y of
+X" and "Z is X's Y" all give (X, Y, Z).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from language import english as en
+from language import types as _types
+from language.extract import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Context, Draft
+
+# fmt: off
+SUBJECT_PRONOUNS = {
+    "i", "you", "he", "she", "it", "we", "they", "this", "that", "there", "these", "those",
+}
+THIRD_PERSON = {
+    "he", "she", "him",
+}
+DROPPED = {
+    "you", "it", "they", "this", "that", "there", "these", "those", "them", "one", "us", "someone", "everyone",
+    "something", "everything", "nothing", "anything", "which", "what",
+}
+LEAD_FILLERS = {
+    "and", "but", "so", "also", "then", "well", "actually", "honestly", "anyway", "btw", "now", "currently",
+    "nowadays", "recently", "lately", "today", "oh", "plus", "besides", "still", "basically", "fun", "fact",
+    "fyi", "by", "the", "way",
+}
+HEDGE_VERBS = {
+    "think", "guess", "believe", "reckon", "suspect", "feel",
+}
+CLEAR_VERBS = {
+    "live", "work", "write", "marry", "like", "love", "enjoy", "hate", "dislike", "use", "know", "speak",
+    "prefer", "own", "study", "teach", "move", "graduate", "join", "found", "create", "build", "lead", "manage",
+    "eat", "drink", "have", "play", "learn", "develop", "support", "contain", "include", "grow", "attend",
+    "visit", "invent", "direct", "publish", "run", "adopt", "leave", "quit", "admire",
+}
+# Words after which the next word is a noun even if it could be a verb ("my work").
+NOUN_DETERMINERS = (en.DETERMINERS - {"both", "all", "each", "many", "few", "much", "lots"}) | en.POSSESSIVES
+REPORTING_VERBS = {"say", "tell", "think", "believe", "claim", "mention", "hear", "guess", "feel", "know", "explain"}
+GET_FORMS = {"get", "gets", "got", "gotten", "getting", "become", "becomes", "became"}
+TAIL_PREPS = {"at", "from", "to", "for", "in", "with"}
+REQUEST_STARTS = (
+    "please ", "let's ", "let us ", "could you ", "can you ", "would you ", "remind me",
+)
+NOT_ADVERBS = {
+    "family", "italy", "supply", "apply", "reply", "rely", "fly", "july", "only", "daily", "holy", "ugly",
+    "belly", "jelly", "lily", "emily", "sally", "billy", "molly", "kelly", "ally", "rally", "bully", "silly",
+    "friendly", "lovely", "likely",
+}
+# fmt: on
+
+
+@dataclass
+class Subject:
+    """A resolved subject name and the link facts its possessive form implies."""
+
+    name: str
+    type: str | None = None
+    extras: list[Draft] = field(default_factory=list)
+
+
+@dataclass
+class State:
+    """What carries from one clause to the next inside a sentence."""
+
+    subjects: list[Subject]
+    valid_from: str | None = None
+    hedged: bool = False
+    implied: bool = False
+
+
+# --- small helpers -----------------------------------------------------------------------
+
+
+def _lw(ws: list[str], i: int) -> str:
+    return ws[i].lower() if 0 <= i < len(ws) else ""
+
+
+def _is_adverb(word: str) -> bool:
+    w = word.lower()
+    if w in en.ADVERBS:
+        return True
+    return (
+        w.endswith("ly") and len(w) > 4 and w not in NOT_ADVERBS and not en.is_verb(w) and not en.is_capitalised(word)
+    )
+
+
+def _time_at(ws: list[str], i: int) -> int:
+    """Return the end of a time phrase starting at ``i`` ("in 2020", "last year"), or ``i``."""
+    for m in range(min(5, len(ws) - i), 0, -1):
+        phrase = " ".join(ws[i : i + m])
+        if _types.is_time(phrase) and not (m == 1 and ws[i].lower() in {"may", "march", "today"} and i > 0):
+            return i + m
+    return i
+
+
+def _is_verbish(word: str) -> bool:
+    """A word that starts a new verb phrase (not a name, not a gerund used as a noun)."""
+    w = word.lower()
+    if en.is_capitalised(word):
+        return False
+    if w in en.BE_FORMS | en.DO_FORMS | en.HAVE_FORMS | en.MODALS | {"not", "never"}:
+        return True
+    return en.is_verb(w) and not w.endswith("ing")
+
+
+def _aux_is_auxiliary(ws: list[str], k: int) -> bool:
+    """Whether do/have at ``k`` is an auxiliary (followed by a verb, negation or adverb)."""
+    j = k + 1
+    while j < len(ws) and (ws[j].lower() in {"not", "never", "n't", "no", "longer"} or _is_adverb(ws[j])):
+        j += 1
+    if j >= len(ws):
+        return False
+    nxt = ws[j].lower()
+    if ws[k].lower() in en.HAVE_FORMS:
+        return nxt == "been" or en.is_participle(nxt) or nxt in en.IRREGULAR and en.IRREGULAR[nxt] != nxt
+    return (en.is_verb(nxt) and not en.is_capitalised(ws[j])) or j > k + 1
+
+
+# --- names -------------------------------------------------------------------------------
+
+
+def _strip_determiners(words: list[str]) -> list[str]:
+    while words and words[0].lower() in en.DETERMINERS and len(words) > 1:
+        words = words[1:]
+    return words
+
+
+def _split_list(words: list[str]) -> list[list[str]]:
+    parts: list[list[str]] = [[]]
+    i = 0
+    while i < len(words):
+        w = words[i].lower()
+        if w in {"and", "or", ",", "&", "nor"}:
+            parts.append([])
+        elif w == "as" and _lw(words, i + 1) == "well" and _lw(words, i + 2) == "as":
+            parts.append([])
+            i += 2
+        elif w in {"both", "either", "neither"} and not parts[-1]:
+            pass
+        else:
+            parts[-1].append(words[i])
+        i += 1
+    return [p for p in parts if p]
+
+
+def _possessed(owner: str, head: str) -> str:
+    return f"{owner}'s {head}"
+
+
+def _name_of(words: list[str], ctx: Context) -> str | None:
+    """Resolve a noun phrase to a name: pronouns, "my X", determiners."""
+    words = [w for w in words if w not in {",", ";", ":"}]
+    if not words:
+        return None
+    if len(words) == 1:
+        w = words[0].lower()
+        if w in en.FIRST_PERSON:
+            return ctx.me
+        if w in THIRD_PERSON or w == "her":
+            return ctx.last_person
+        if w in DROPPED or w in en.DETERMINERS or w in en.POSSESSIVES:
+            return None
+    first = words[0].lower()
+    if first == "my" and len(words) > 1:
+        return _possessed(ctx.me, " ".join(words[1:]))
+    if first in {"his", "her", "their", "its"} and len(words) > 1:
+        return _possessed(ctx.last_person, " ".join(words[1:])) if ctx.last_person and first != "its" else None
+    words = _strip_determiners(words)
+    if words[0].lower() in DROPPED and len(words) == 1:
+        return None
+    return " ".join(words)
+
+
+def _object_names(words: list[str], ctx: Context) -> list[str]:
+    names: list[str] = []
+    for part in _split_list(words):
+        name = _name_of(part, ctx)
+        if name:
+            names.append(name)
+    return names
+
+
+def _owner_split(words: list[str], ctx: Context) -> tuple[str, str] | None:
+    """Split "X's Y", "my Y" or "the Y of X" into (owner, attribute); None otherwise."""
+    words = [w for w in words if w != ","]
+    if len(words) < 2:
+        return None
+    first = words[0].lower()
+    # The last possessive owns the rest: "my brother's wife" -> (Alice's brother, wife).
+    for i in range(len(words) - 2, -1, -1):
+        owner = en.possessive_owner(words[i])
+        if owner:
+            owner_name = _name_of([*words[:i], owner], ctx)
+            if owner_name:
+                return owner_name, " ".join(words[i + 1 :])
+            break
+    if first == "my":
+        return ctx.me, " ".join(words[1:])
+    if first in {"his", "her"} and ctx.last_person:
+        return ctx.last_person, " ".join(words[1:])
+    lowered = [w.lower() for w in words]
+    if "of" in lowered:
+        k = lowered.index("of")
+        head = _strip_determiners(words[:k])
+        tail = words[k + 1 :]
+        if head and tail and head[0].lower() not in en.DETERMINERS and len(head) <= 3:
+            # "University of Washington" is a name, not an attribute of Washington;
+            # "the CEO of Acme" is an attribute although CEO is capitalised.
+            if not all(en.is_capitalised(w) for w in head) or head[-1].lower() in _types.PERSON_ROLES:
+                owner_name = _name_of(tail, ctx)
+                if owner_name:
+                    return owner_name, " ".join(head)
+    return None
+
+
+def _subjects(words: list[str], ctx: Context) -> list[Subject]:
+    words = [w for w in words if w != ","]
+    while words and words[-1].lower() in {"both", "all", "each", "together", "too", "also"}:
+        words = words[:-1]
+    if not words:
+        return []
+    lowered = [w.lower() for w in words]
+    if "and" in lowered and "of" not in lowered and not any(en.possessive_owner(w) for w in words):
+        out: list[Subject] = []
+        for part in _split_list(words):
+            for subject in _subjects(part, ctx):
+                out.append(subject)
+                # "Peter and his wife": his refers to the name just before.
+                if subject.name != ctx.me and (
+                    subject.type == _types.PERSON or _types.guess_type(subject.name) == _types.PERSON
+                ):
+                    ctx.last_person = subject.name
+        return out
+    split = _owner_split(words, ctx)
+    if split:
+        owner, head = split
+        name = _possessed(owner, head)
+        role = head.lower() in _types.PERSON_ROLES
+        link = Draft(
+            owner,
+            head.lower() if role else "has",
+            name,
+            confidence=CLEAR,
+            object_type=_types.PERSON if role else None,
+            subject_type=_types.PERSON if owner == ctx.me else None,
+        )
+        return [Subject(name, _types.PERSON if role else None, [link])]
+    resolved = _name_of(words, ctx)
+    if not resolved:
+        return []
+    is_person = resolved == ctx.me or lowered[0] in THIRD_PERSON
+    return [Subject(resolved, _types.PERSON if is_person else None)]
+
+
+# --- clause structure ------------------------------------------------------------------------
+
+
+def _subject_end(ws: list[str], i: int) -> int:
+    if _lw(ws, i) in SUBJECT_PRONOUNS:
+        return i + 1
+    if _is_verbish(ws[i]) or _lw(ws, i) in {"no", "not", "never"}:
+        return i  # "... but now uses Node.js": no subject, the previous one carries on.
+    j = i
+    n = len(ws)
+    while j < n:
+        w = ws[j]
+        lw = w.lower()
+        if w in {",", ";", ":"}:
+            break
+        if j > i:
+            prev = ws[j - 1]
+            after_det = prev.lower() in NOUN_DETERMINERS or en.possessive_owner(prev) is not None
+            if lw in en.BE_FORMS | en.DO_FORMS | en.HAVE_FORMS | en.MODALS | en.HEDGES | {"not", "never"}:
+                break
+            if not after_det and lw in en.ADVERBS:
+                break
+            if not en.is_capitalised(w) and not after_det:
+                if en.is_verb(lw) and not lw.endswith("ing"):
+                    break
+                if _is_adverb(w) and not lw.endswith("ing"):
+                    break
+                if (
+                    (lw.endswith("s") or lw.endswith("ed"))
+                    and en.is_capitalised(prev)
+                    and lw not in en.STOPWORDS
+                    and not lw.endswith("ss")
+                ):
+                    break  # "Alice tweets ...": an unknown word after a name is its verb.
+        j += 1
+    return j
+
+
+def _take_object(ws: list[str], k: int) -> int:
+    j = k
+    n = len(ws)
+    while j < n:
+        w = ws[j]
+        lw = w.lower()
+        if w in {";", ":"} or (j == k and lw in en.PREPOSITIONS and lw not in {"like"}):
+            break
+        if w == ",":
+            # A list comma ("Python, Go and Rust") continues the object; any other ends it.
+            nxt_end = j + 1
+            while (
+                nxt_end < n
+                and ws[nxt_end] not in {",", ";"}
+                and not _is_verbish(ws[nxt_end])
+                and ws[nxt_end].lower() not in en.CLAUSE_WORDS
+            ):
+                nxt_end += 1
+            if (
+                j > k
+                and nxt_end > j + 1
+                and nxt_end - j <= 5
+                and (
+                    nxt_end >= n
+                    or ws[nxt_end] == ","
+                    or "and" in [x.lower() for x in ws[j + 1 : nxt_end]]
+                    or "or" in [x.lower() for x in ws[j + 1 : nxt_end]]
+                )
+            ):
+                j += 1
+                continue
+            break
+        if j > k and (lw in en.CLAUSE_WORDS or lw in {"named", "called"}):
+            break
+        if lw in {"and", "or", "&"}:
+            nxt = ws[j + 1] if j + 1 < n else ""
+            if not nxt or _is_verbish(nxt) or nxt.lower() in SUBJECT_PRONOUNS or _is_adverb(nxt):
+                break
+            if j == k:
+                break
+            j += 1
+            continue
+        if lw == "to" and j > k and j + 1 < n and en.is_base_verb(ws[j + 1]):
+            break
+        if j > k and lw in en.PREPOSITIONS and lw != "of":
+            break
+        if j > k and _time_at(ws, j) > j and not en.is_capitalised(w):
+            break
+        if j > k and lw in {"now", "today", "anymore", "too", "either", "again", "already", "though"}:
+            break
+        if j > k and lw == "any" and _lw(ws, j + 1) == "more":
+            break
+        if j > k and _is_adverb(w) and w.lower().endswith("ly") and ws[j - 1].lower() not in NOUN_DETERMINERS:
+            break
+        j += 1
+    return j
+
+
+def _skip_tail(ws: list[str], j: int, state: State) -> tuple[int, str | None]:
+    """Skip trailing prepositional phrases and times after an object; return a time if any."""
+    found: str | None = None
+    n = len(ws)
+    while j < n:
+        end = _time_at(ws, j)
+        if end > j:
+            found = " ".join(ws[j:end])
+            j = end
+            continue
+        lw = ws[j].lower()
+        if lw in {"now", "anymore", "too", "either", "again", "already", "though", "a", "lot", "any", "more"}:
+            j += 1
+            continue
+        if _is_adverb(ws[j]):
+            j += 1
+            continue
+        if lw in {"named", "called"}:
+            j = _take_object(ws, j + 1)
+            continue
+        if lw in en.PREPOSITIONS and not (lw == "to" and j + 1 < n and en.is_base_verb(ws[j + 1])):
+            j = _take_object(ws, j + 1)
+            continue
+        break
+    return j, found
+
+
+def _tail_relations(
+    ws: list[str],
+    start: int,
+    end: int,
+    subjects: list[Subject],
+    predicate: str,
+    neg: bool,
+    state: State,
+    valid_from: str | None,
+    ctx: Context,
+) -> list[Draft]:
+    """Facts carried by prepositional phrases after the object.
+
+    "Emma studied physics at Oxford" also says (Emma, study at, Oxford); only
+    named objects count, so "use Slack at work" adds nothing.
+    """
+    drafts: list[Draft] = []
+    verb = predicate.split(" ")[0]
+    j = start
+    while j < end:
+        lw = ws[j].lower()
+        if lw in TAIL_PREPS and _time_at(ws, j) == j:
+            stop = _take_object(ws, j + 1)
+            obj_words = _strip_determiners(ws[j + 1 : stop])
+            named = bool(obj_words) and (
+                en.is_capitalised(obj_words[0]) or _types.guess_type(" ".join(obj_words)) != _types.CONCEPT
+            )
+            if named:
+                conf = _confidence(verb, state)
+                drafts += _emit(
+                    subjects, f"{verb} {lw}", _object_names(obj_words, ctx), neg, min(conf, FALLBACK), valid_from, ctx
+                )
+            j = max(stop, j + 1)
+        else:
+            j += 1
+    return drafts
+
+
+def _confidence(core: str, state: State, clear: bool = False) -> float:
+    conf = CLEAR if clear or core.split(" ")[0] in CLEAR_VERBS else FALLBACK
+    if state.implied:
+        conf = min(conf, IMPLIED_SUBJECT)
+    if state.hedged:
+        conf = min(conf, HEDGED)
+    return conf
+
+
+def _emit(
+    subjects: list[Subject],
+    predicate: str,
+    objects: list[str],
+    neg: bool,
+    conf: float,
+    valid_from: str | None,
+    ctx: Context,
+) -> list[Draft]:
+    drafts: list[Draft] = []
+    for subject in subjects:
+        produced = [
+            Draft(
+                subject.name,
+                predicate,
+                obj,
+                negated=neg,
+                confidence=conf,
+                valid_from=valid_from,
+                subject_type=subject.type,
+                object_type=_types.PERSON if obj == ctx.me else None,
+            )
+            for obj in objects
+        ]
+        if produced:
+            produced[-1].extras.extend(subject.extras)
+            subject.extras = []
+        drafts += produced
+    return drafts
+
+
+def _copula(
+    subj_words: list[str], subjects: list[Subject], obj_words: list[str], neg: bool, state: State, ctx: Context
+) -> list[Draft]:
+    conf = _confidence("be", state, clear=True)
+    objects = _object_names(obj_words, ctx)
+    if not objects:
+        return []
+    split = _owner_split(subj_words, ctx) if subj_words else None
+    if split:
+        owner, attr = split
+        value_is_name = all(
+            obj == ctx.me or en.is_capitalised(obj) or _types.guess_type(obj) != _types.CONCEPT for obj in objects
+        )
+        indefinite = bool(obj_words) and obj_words[0].lower() in {"a", "an"}
+        if not indefinite and not (attr.lower() in _types.PERSON_ROLES and not value_is_name):
+            # "My favourite food is sushi" -> (me, favourite food, sushi).
+            return [
+                Draft(
+                    owner,
+                    attr,
+                    obj,
+                    negated=neg,
+                    confidence=conf,
+                    valid_from=state.valid_from,
+                    subject_type=_types.PERSON if owner == ctx.me else None,
+                    object_type=_types.PERSON if attr.lower() in _types.PERSON_ROLES else None,
+                )
+                for obj in objects
+            ]
+    # "Frank Herbert is the author of Dune" / "Bob is my brother" -> (owner, attribute, subject).
+    inverse = _owner_split(obj_words, ctx) if len(_split_list(obj_words)) == 1 else None
+    if inverse and not (obj_words and obj_words[0].lower() in {"a", "an"}):
+        owner, attr = inverse
+        return [
+            Draft(
+                owner,
+                attr,
+                s.name,
+                negated=neg,
+                confidence=conf,
+                valid_from=state.valid_from,
+                subject_type=_types.PERSON if owner == ctx.me else None,
+                object_type=_types.PERSON if attr.lower() in _types.PERSON_ROLES else s.type,
+            )
+            for s in subjects
+        ]
+    return _emit(subjects, "is", objects, neg, conf, state.valid_from, ctx)
+
+
+def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State, ctx: Context) -> list[Draft]:
+    drafts: list[Draft] = []
+    n = len(ws)
+    subjects = state.subjects
+    while k < n:
+        neg = False
+        be: str | None = None
+        while k < n:
+            lw = ws[k].lower()
+            if lw in {"not", "never", "n't"}:
+                neg = True
+            elif lw == "no" and _lw(ws, k + 1) == "longer":
+                neg = True
+                k += 1
+            elif lw in en.HEDGES:
+                state.hedged = True
+            elif lw in en.BE_FORMS:
+                be = lw
+            elif lw in en.MODALS or lw in {"and", ","}:
+                pass
+            elif lw == "used" and _lw(ws, k + 1) == "to":
+                k += 1
+            elif lw in en.DO_FORMS | en.HAVE_FORMS and _aux_is_auxiliary(ws, k):
+                pass
+            elif _is_adverb(ws[k]) or lw in {"both", "all", "each", "together"}:
+                pass
+            elif lw in GET_FORMS and (en.is_participle(_lw(ws, k + 1)) or _lw(ws, k + 1) == "born"):
+                be = lw  # "got married", "became known": a copula-like get.
+            else:
+                break
+            k += 1
+        if k >= n:
+            break
+        w = ws[k]
+        lw = w.lower()
+        valid_from = state.valid_from
+        if be and not en.is_gerund(lw):
+            if en.is_participle(lw) or lw == "born":
+                k += 1
+                if _lw(ws, k) == "by" and lw != "born":
+                    # Passive: "Dune was written by Frank Herbert" -> (Frank Herbert, write, Dune).
+                    end = _take_object(ws, k + 1)
+                    agents = _object_names(ws[k + 1 : end], ctx)
+                    k, tail_time = _skip_tail(ws, end, state)
+                    conf = _confidence(en.lemma(lw), state, clear=True)
+                    for agent in agents:
+                        for subject in subjects:
+                            drafts.append(
+                                Draft(
+                                    agent,
+                                    en.lemma(lw),
+                                    subject.name,
+                                    negated=neg,
+                                    confidence=conf,
+                                    valid_from=tail_time or valid_from,
+                                    object_type=subject.type,
+                                )
+                            )
+                    break
+                predicate = "born" if lw == "born" else lw
+                if _lw(ws, k) in en.PARTICLES and _time_at(ws, k) == k or (_lw(ws, k) in {"in", "on"} and lw == "born"):
+                    predicate += " " + _lw(ws, k)
+                    k += 1
+                clear = True
+            elif lw in en.PARTICLES and lw not in {"of", "as", "by", "like"}:
+                # "is from" -> come from; "has been to" -> go to; else "be in", "be at" ...
+                predicate = {"from": "come from", "to": "go to"}.get(lw, f"be {lw}")
+                k += 1
+                clear = True
+            elif (
+                _lw(ws, k + 1) in en.PARTICLES
+                and lw not in en.DETERMINERS | en.POSSESSIVES
+                and not en.is_capitalised(w)
+                and en.possessive_owner(w) is None
+                and not w.isdigit()
+            ):
+                # Adjective + preposition: "is interested in", "is good at", "is married to".
+                predicate = f"{lw} {_lw(ws, k + 1)}"
+                k += 2
+                clear = True
+            else:
+                end = _take_object(ws, k)
+                obj_words = ws[k:end]
+                k, tail_time = _skip_tail(ws, end, state)
+                if tail_time:
+                    state.valid_from = tail_time
+                drafts += _copula(subj_words, subjects, obj_words, neg, state, ctx)
+                if not _continues(ws, k):
+                    break
+                k += 1
+                continue
+        else:
+            if not (en.is_verb(lw) or (lw not in en.STOPWORDS and lw.isalpha() and not en.is_capitalised(w))):
+                break
+            predicate = en.lemma(lw)
+            clear = predicate in CLEAR_VERBS
+            k += 1
+            if predicate in REPORTING_VERBS:
+                # "Bob said (that) he knows Rust": read the reported clause instead.
+                start = k
+                if _lw(ws, start + 1) == "that" and (_lw(ws, start) in en.PRONOUNS or en.is_capitalised(ws[start])):
+                    start += 1  # "told me that ..."
+                if _lw(ws, start) == "that":
+                    start += 1
+                if _looks_like_clause(ws, start):
+                    if predicate in {"think", "guess", "believe", "feel"}:
+                        state.hedged = True
+                    return drafts + _read_clause(ws[start:], state, ctx)
+            gerund = False
+            if k < n and en.is_gerund(ws[k]):
+                predicate += " " + ws[k].lower()
+                k += 1
+                gerund = True
+            elif _lw(ws, k) == "to" and k + 1 < n and en.is_base_verb(ws[k + 1]):
+                predicate += " to " + ws[k + 1].lower()
+                k += 2
+            if (
+                _lw(ws, k) in en.PARTICLES
+                and _time_at(ws, k) == k
+                and not (_lw(ws, k) == "to" and k + 1 < n and en.is_base_verb(ws[k + 1]))
+                and not (gerund and not en.is_capitalised(ws[k + 1] if k + 1 < n else ""))
+            ):
+                # After a gerund only a named object keeps the particle ("love living in Paris",
+                # but "hate waiting in line" is about waiting).
+                predicate += " " + _lw(ws, k)
+                k += 1
+        end = _take_object(ws, k)
+        obj_words = ws[k:end]
+        if obj_words and _time_at(obj_words, 0) == len(obj_words) and predicate.split(" ")[-1] not in en.PARTICLES:
+            # "Henry retired last year": a bare time after the verb says when, not what.
+            valid_from = " ".join(obj_words)
+            obj_words = []
+        if not obj_words and " " in predicate and en.is_gerund(predicate.split(" ")[-1]):
+            # "I love hiking": the gerund is what is loved.
+            predicate, activity = predicate.rsplit(" ", 1)
+            obj_words = [activity]
+        tail_start = end
+        k, tail_time = _skip_tail(ws, end, state)
+        objects = _object_names(obj_words, ctx)
+        conf = _confidence(predicate, state, clear=clear)
+        valid = tail_time or valid_from
+        drafts += _emit(subjects, predicate, objects, neg, conf, valid, ctx)
+        if objects and not be:
+            drafts += _tail_relations(ws, tail_start, k, subjects, predicate, neg, state, valid, ctx)
+        if not _continues(ws, k):
+            break
+        k += 1
+    return drafts
+
+
+def _continues(ws: list[str], k: int) -> bool:
+    """Whether the word at ``k`` links another verb phrase of the same subject."""
+    lw = _lw(ws, k)
+    nxt = ws[k + 1] if k + 1 < len(ws) else ""
+    if lw == "to" and nxt and en.is_base_verb(nxt):
+        return True  # purpose: "use n8n to build workflows"
+    return (
+        lw in {"and", ",", "but", "or", "then"}
+        and bool(nxt)
+        and (_is_verbish(nxt) or _is_adverb(nxt) or nxt.lower() in {"no", "not", "never"})
+    )
+
+
+def _read_clause(ws: list[str], state: State, ctx: Context) -> list[Draft]:
+    i = 0
+    n = len(ws)
+    while i < n:
+        lw = ws[i].lower()
+        end = _time_at(ws, i)
+        if end > i and not (end < n and ws[end].lower() in en.BE_FORMS):
+            state.valid_from = " ".join(ws[i:end])
+            i = end
+            continue
+        if lw in en.HEDGES:
+            state.hedged = True
+        elif lw == "i" and _lw(ws, i + 1) in HEDGE_VERBS and i + 2 < n and _lw(ws, i + 2) not in en.PREPOSITIONS:
+            state.hedged = True
+            i += 1
+            if _lw(ws, i + 1) == "that":
+                i += 1
+        elif lw in LEAD_FILLERS and i + 1 < n and not (lw in {"the"} or _lw(ws, i + 1) in en.BE_FORMS):
+            pass
+        elif ws[i] == ",":
+            pass
+        else:
+            break
+        i += 1
+    if i >= n:
+        return []
+    end = _subject_end(ws, i)
+    subj_words = ws[i:end]
+    if subj_words:
+        subjects = _subjects(subj_words, ctx)
+        if not subjects:
+            return []
+        state.subjects = subjects
+        state.implied = False
+    elif not state.subjects:
+        if not ctx.speaker_given:
+            return []
+        state.subjects = [Subject(ctx.me, _types.PERSON)]
+        state.implied = True
+    for subject in state.subjects:
+        if subject.type == _types.PERSON and subject.name != ctx.me and "'s " not in subject.name:
+            ctx.last_person = subject.name
+        elif _types.guess_type(subject.name) == _types.PERSON:
+            ctx.last_person = subject.name
+    return _read_predicates(ws, end, subj_words, state, ctx)
+
+
+def _looks_like_clause(ws: list[str], i: int) -> bool:
+    """Whether ``ws[i:]`` reads as subject + verb ("he knows Rust"), not a bare object."""
+    if i >= len(ws) or _lw(ws, i) in {"me", "him", "us", "them"}:
+        return False
+    end = _subject_end(ws, i)
+    if end == i or end >= len(ws):
+        return False
+    nxt = ws[end]
+    return _is_verbish(nxt) or _is_adverb(nxt) or nxt.lower() in en.HEDGES
+
+
+def _starts_clause(ws: list[str], i: int) -> bool:
+    """Whether a new clause with its own subject pronoun starts at ``i``."""
+    if _lw(ws, i) in {"and", "but", "so"}:
+        i += 1
+    return _lw(ws, i) in {"i", "he", "she", "we", "they"} and i + 1 < len(ws)
+
+
+def _clauses(ws: list[str]) -> list[list[str]]:
+    """Cut at clause words; relative clauses (who/which/that) are dropped."""
+    out: list[list[str]] = [[]]
+    skipping = False
+    for i, w in enumerate(ws):
+        lw = w.lower()
+        starts = lw in {"because", "but", "although", "though", "while", "whereas", "so", "since", "cause"}
+        if lw == "since" and _time_at(ws, i) > i:
+            starts = False
+        if lw == "so" and _lw(ws, i + 1) not in SUBJECT_PRONOUNS:
+            starts = False
+        if lw == "but" and i + 1 < len(ws) and _is_verbish(ws[i + 1]):
+            starts = False  # "I like tea but hate coffee": same subject, keep reading
+        if lw in {"which", "who", "whom", "whose", "where", "when"} and out[-1]:
+            skipping = True
+            continue
+        if starts and out[-1]:
+            out.append([])
+            skipping = False
+            continue
+        if w == ";" or (w == "," and _starts_clause(ws, i + 1)):
+            # "I don't use Python any more, I moved to Node.js": a comma splice.
+            out.append([])
+            skipping = False
+            continue
+        if skipping:
+            if w == ",":
+                skipping = False
+            continue
+        out[-1].append(w)
+    return [c for c in out if c]
+
+
+def read_sentence(sentence: str, ctx: Context) -> list[Draft]:
+    """Read the triples of one English sentence.
+
+    Args:
+        sentence: One sentence that passed the non-fact filters.
+        ctx: Per-text state (speaker name, last person for he/she).
+
+    Returns:
+        Draft triples, link facts attached as extras.
+    """
+    text = en.expand_contractions(sentence.strip()).strip(" .!?;:…\"'“”")
+    if text.lower().startswith(REQUEST_STARTS):
+        return []
+    ws = en.words(text)
+    state = State(subjects=[])
+    drafts: list[Draft] = []
+    for clause in _clauses(ws):
+        drafts += _read_clause(clause, state, ctx)
+    return drafts

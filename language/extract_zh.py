@@ -1,0 +1,881 @@
+"""Chinese rule-based triple reader (used by ``language.extract``).
+
+jieba's part-of-speech tags are the backbone, corrected where they mislead:
+relation verbs it calls nouns or adjectives (精通, 任教) are re-tagged, 用 is a verb
+rather than a preposition, names like 小李 / 老王 are glued back together, times
+(2023年, 去年, 从2020年起) become single tokens, and 不用 / 没有 are split into a
+negation and a verb. A sentence is cut into clauses at commas; each clause is
+read as
+
+    [time] subject [adverbs] [negation] [在/于/对 + NP] verb-run [object] (verb-run [object])*
+
+with a special path for the copula 是 (attribute and inverse-attribute forms).
+A clause without a subject inherits the previous clause's subject, or the speaker.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from language import types as _types
+from language.extract import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Context, Draft
+from language.segment import is_latin, is_punct, join_words, pos_tag
+
+# fmt: off
+# (Word lists stay packed several to a line; one per line would be hundreds of lines.)
+FIRST_PERSON = {"我", "俺", "本人", "咱"}
+THIRD_PERSON = {"他", "她"}
+UNRESOLVABLE = {"它", "他们", "她们", "它们", "你", "您", "你们", "这", "那", "这个", "那个",
+                "这些", "那些", "其", "此", "大家", "别人", "有人", "谁", "什么", "哪"}
+DEMONSTRATIVES = ("这个", "那个", "这些", "那些", "这家", "那家", "这位", "那位", "这款", "那款", "该")
+NEGATIONS = {"不", "没", "没有", "不再", "从不", "从来不", "从没", "从没有", "从来没有", "并不",
+             "并没有", "再也不", "未", "从未", "不曾", "没再", "别", "甭", "不会再"}
+HEDGES = {"可能", "也许", "大概", "或许", "估计", "似乎", "好像", "大约", "貌似", "说不定", "应该", "恐怕"}
+HEDGE_VERBS = {"觉得", "认为", "猜", "估计", "相信", "感觉", "听说"}
+# Adverbs and aspect words that say nothing about the relation itself.
+ADVERBS = {
+    "目前", "现在", "正在", "正", "也", "都", "很", "非常", "最近", "一直", "已经", "经常", "还",
+    "又", "再", "真的", "特别", "挺", "比较", "总是", "常常", "平时", "主要", "就", "才", "刚",
+    "刚刚", "曾经", "曾", "已", "一般", "通常", "偶尔", "有时", "有时候", "仍然", "依然", "始终",
+    "早就", "早已", "终于", "马上", "将", "将要", "大多", "基本上", "其实", "确实", "真", "超",
+    "十分", "相当", "更", "越来越", "老是", "天天", "每天", "常", "依旧", "仍", "一向", "向来",
+    "至今", "如今", "当前", "眼下", "还是", "也都", "都还", "蛮", "超级", "尤其", "特", "极",
+    "只", "只是", "全", "全都", "只有", "在家", "一起", "亲自", "独自", "平常",
+    "以前", "之前", "过去", "原来", "本来", "当时", "后来", "从前", "早先", "以后", "将来", "从此",
+}
+KEEP_ADVERBS = {"最"}
+ASPECT = {"了", "过", "着"}
+PARTICLES = {"了", "吧", "啊", "呀", "啦", "嘛", "哦", "呢", "哈", "喔", "咯", "哟", "的话", "而已", "罢了"}
+COPULAS = {"是", "就是", "正是", "也是", "都是", "才是", "乃是", "便是", "即是", "还是"}
+COORDINATORS = {"和", "与", "及", "以及", "跟", "或", "或者", "还有", "同", "、", "/", "＆", "&", "加上"}
+CONTINUATIONS = {"并", "并且", "而且", "然后", "同时", "还", "也", "再", "又", "接着", "来", "去"}
+# Prepositions whose phrase may carry the object of an objectless verb (在清华大学任教).
+LOCATIVE_PREPS = {"在", "于", "从", "对", "跟", "和", "与", "给", "向", "为", "替", "帮", "同", "朝", "到"}
+# Verb complements glued to the verb when an object follows (住在, 搬到, 毕业于).
+COMPLEMENTS = {"在", "到", "于", "给", "成", "为", "自", "向", "往"}
+# Words jieba tags as something else but that act as verbs here.
+VERB_WORDS = {
+    "用", "精通", "任教", "擅长", "就读", "就职", "任职", "毕业", "出生", "居住", "位于", "来自",
+    "搭建", "喜欢", "讨厌", "热爱", "最爱", "爱", "上班", "入职", "创办", "创立", "搬到", "搬去",
+    "移居", "定居", "掌握", "支持", "包含", "使用", "养", "开发", "感兴趣", "嫁给", "实习", "会",
+    "住", "生活", "工作", "学习", "研究", "负责", "认识", "属于", "拥有", "叫", "姓", "加入",
+    "离开", "辞职", "退出", "结婚", "喝", "吃", "写", "学", "教", "做", "有", "去", "来", "当",
+    "担任", "成为", "迷上", "爱上", "改用", "换成", "坐", "开", "玩", "看", "听", "读",
+    "部署", "安装", "运行", "托管", "转向", "发布", "推出", "收购", "投资",
+}
+# Verbs whose complement may be a bare activity verb (喜欢游泳, 会开车).
+CATENATIVES = {"喜欢", "爱", "讨厌", "去", "想", "要", "会", "开始", "学", "学会", "打算", "享受", "热爱",
+               "擅长", "习惯", "最爱", "准备", "计划", "坚持", "放弃", "害怕", "怕", "负责", "继续", "停止",
+               "不再", "爱上", "迷上"}
+# Objectless verbs whose place/organisation comes in a 在-phrase (在X工作).
+LOCATIVE_VERBS = {"工作", "上班", "任教", "学习", "读书", "生活", "住", "实习", "长大", "出生",
+                  "发展", "创业", "研究", "就读", "任职", "就职", "教书", "定居", "居住", "念书"}
+# Relation verbs clear enough to earn full confidence.
+CLEAR_VERBS = {
+    "是", "住在", "居住在", "生活在", "来自", "毕业于", "出生于", "出生在", "生于", "位于", "总部位于",
+    "任教", "工作", "上班", "就职于", "任职于", "就读于", "精通", "擅长", "喜欢", "爱", "热爱", "讨厌",
+    "用", "使用", "加入", "创立", "创办", "搬到", "搬去", "嫁给", "娶", "叫", "姓", "属于", "拥有",
+    "有", "会", "掌握", "支持", "包含", "最爱", "认识", "养", "学习", "学", "吃", "喝", "入职", "定居",
+    "移居", "实习", "负责", "开发",
+}
+# Generic classifier nouns stripped after a known name ("Python 脚本" -> "Python").
+GENERIC_HEADS = ("编程语言", "语言", "脚本", "代码", "框架", "工具", "软件", "平台", "数据库")
+NOMINAL_FLAGS = {"n", "nr", "nrfg", "nrt", "ns", "nt", "nz", "nw", "ng", "eng", "m", "q", "mq",
+                 "a", "an", "b", "j", "l", "s", "z", "vn", "i", "k", "h", "ME", "NAME", "TIME", "r",
+                 "g", "x_latin", "ACT"}
+VERB_FLAGS = {"v", "vd", "vg", "vi", "vq", "vf", "vx", "VERB"}
+REQUEST_STARTS = ("请", "帮我", "帮忙", "麻烦", "能不能", "可不可以", "给我", "让我们", "我们来")
+_CLAUSE_SPLIT = re.compile(r"[，,：:]")
+_NAME_PREFIX = set("小老阿")
+_MODALS = {"是", "想", "要", "能"}
+_CLAUSE_OPENERS = {"但是", "不过", "而且", "所以", "因为", "并且", "然后", "另外", "此外", "其实"}
+_INDEFINITES = {"一个", "一名", "一位", "一台", "一只"}
+_NAME_TAIL_WORDS = set("会是在和用去有要想也都就说爱给跟把被从对很最")
+_VERB_MEASURE = re.compile(r"^(.+?)([一两几半][杯个只本份次趟下碗瓶件辆台])$")
+
+
+# fmt: on
+@dataclass
+class Tok:
+    """One token: the word and its (corrected) tag."""
+
+    w: str
+    f: str
+
+
+def tag(clause: str) -> list[Tok]:
+    """Tag a clause with jieba and apply the corrections described in the module docstring."""
+    raw = [Tok(w, "x_latin" if f == "eng" or (f == "x" and is_latin(w)) else f) for w, f in pos_tag(clause)]
+    toks: list[Tok] = []
+    for tok in raw:
+        measure = _VERB_MEASURE.match(tok.w) if tok.f.startswith("v") else None
+        if len(tok.w) >= 2 and tok.w[0] in "很挺超太真只也都还就才再又" and tok.w[1:] in VERB_WORDS:
+            # jieba glues degree adverbs to some verbs: 很感兴趣 -> 很 + 感兴趣.
+            toks += [Tok(tok.w[0], "d"), Tok(tok.w[1:], "v")]
+        elif measure:
+            # ... and numerals to verbs: 喝一杯 -> 喝 + 一杯.
+            toks += [Tok(measure.group(1), "v"), Tok(measure.group(2), "m")]
+        elif (
+            len(tok.w) == 3
+            and tok.w[0] in _NAME_PREFIX
+            and tok.w[1] in _types.SURNAMES_ZH
+            and tok.w[2] in _NAME_TAIL_WORDS
+        ):
+            # jieba's HMM glues the next word to short names: 小李会 -> 小李 + 会.
+            toks += [Tok(tok.w[:2], "NAME"), Tok(tok.w[2], _tail_flag(tok.w[2]))]
+        elif len(tok.w) == 2 and tok.w[0] == "我" and tok.w[1] in _NAME_TAIL_WORDS:
+            # ... and to 我: 我会 is "I can", not jieba's noun "our association".
+            toks += [Tok("我", "ME"), Tok(tok.w[1], _tail_flag(tok.w[1]))]
+        elif len(tok.w) >= 2 and tok.w[-1] in ASPECT and tok.w[:-1] in VERB_WORDS and tok.f.startswith("v"):
+            toks += [Tok(tok.w[:-1], "v"), Tok(tok.w[-1], "ASP")]  # 去过 -> 去 + 过
+        elif tok.w in {"我家"}:
+            toks.append(Tok("我", "ME"))
+        elif tok.w.endswith("人") and len(tok.w) > 2 and _types.guess_type(tok.w[:-1]) == _types.PLACE:
+            toks.append(Tok(tok.w, "n"))  # 杭州人 is a demonym, not a person's name.
+        # Split 不用 / 没去 into negation + verb.
+        elif len(tok.w) >= 2 and tok.w[0] in "不没" and tok.w != "没有" and tok.w[1:] in VERB_WORDS | _MODALS:
+            toks += [Tok(tok.w[0], "NEG"), Tok(tok.w[1:], "v")]
+        else:
+            toks.append(tok)
+    toks = _merge_latin(toks)
+    toks = _merge_names(toks)
+    toks = _merge_times(toks)
+    for tok in toks:
+        if tok.w in FIRST_PERSON:
+            tok.f = "ME"
+        elif tok.w in NEGATIONS:
+            tok.f = "NEG"
+        elif tok.w in HEDGES:
+            tok.f = "HEDGE"
+        elif tok.w in COPULAS:
+            tok.f = "COP"
+        elif tok.w in COORDINATORS:
+            tok.f = "c"
+        elif tok.w in VERB_WORDS and tok.f in {"vn", "n"} and len(tok.w) > 1:
+            tok.f = "vn"  # 工作: a verb after a subject, a noun in 新工作; position decides.
+        elif tok.w in VERB_WORDS and tok.f not in {"NAME", "TIME"}:
+            tok.f = "VERB"
+        elif tok.f == "x_latin" or is_latin(tok.w):
+            tok.f = "x_latin" if tok.f not in {"nz", "nt", "TIME"} else tok.f
+        elif tok.w in KEEP_ADVERBS:
+            tok.f = "MOST"
+        elif tok.w in ADVERBS:
+            tok.f = "d"
+        elif tok.w in ASPECT and tok.f in {"ul", "ug", "uz", "t", "u"}:
+            tok.f = "ASP"
+    return toks
+
+
+def _merge_latin(toks: list[Tok]) -> list[Tok]:
+    """Glue latin pieces jieba splits at a hyphen: GPT + - + 4 -> GPT-4."""
+    out: list[Tok] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        if out and tok.w == "-" and i + 1 < len(toks) and is_latin(out[-1].w) and is_latin(toks[i + 1].w):
+            out[-1] = Tok(out[-1].w + "-" + toks[i + 1].w, out[-1].f)
+            i += 2
+            continue
+        out.append(tok)
+        i += 1
+    return out
+
+
+def _tail_flag(word: str) -> str:
+    if word in VERB_WORDS:
+        return "v"
+    return "p" if word in LOCATIVE_PREPS or word in {"把", "被"} else "d"
+
+
+def _merge_names(toks: list[Tok]) -> list[Tok]:
+    out: list[Tok] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        # 小 + 李 -> 小李; 王 + 老师 -> 王老师.
+        if nxt and tok.w in _NAME_PREFIX and len(nxt.w) == 1 and nxt.w in _types.SURNAMES_ZH:
+            out.append(Tok(tok.w + nxt.w, "NAME"))
+            i += 2
+            continue
+        if nxt and len(tok.w) == 1 and tok.w in _types.SURNAMES_ZH and nxt.w in _types.PERSON_TITLES_ZH:
+            out.append(Tok(tok.w + nxt.w, "NAME"))
+            i += 2
+            continue
+        if tok.f in {"nr", "nrfg"} or _types.looks_like_zh_person(tok.w) and tok.f not in {"ns", "nt"}:
+            if tok.w not in _types.FOODS and _types.gazetteer_type(tok.w) is None:
+                tok = Tok(tok.w, "NAME")
+        out.append(tok)
+        i += 1
+    return out
+
+
+def _merge_times(toks: list[Tok]) -> list[Tok]:
+    out: list[Tok] = []
+    i = 0
+    while i < len(toks):
+        for j in range(min(len(toks), i + 5), i, -1):
+            text = "".join(t.w for t in toks[i:j])
+            if _types.is_time(text) and not (j - i == 1 and toks[i].f in {"m"} and not text.isdigit()):
+                out.append(Tok(text, "TIME"))
+                i = j
+                break
+        else:
+            out.append(toks[i])
+            i += 1
+    return out
+
+
+def _is_nominal(tok: Tok) -> bool:
+    return tok.f in NOMINAL_FLAGS or tok.f.startswith("n")
+
+
+def _is_verb(tok: Tok) -> bool:
+    return tok.f in VERB_FLAGS or tok.f == "COP"
+
+
+def _is_name_like(tok: Tok) -> bool:
+    return tok.f in {"NAME", "nr", "nrfg", "ns", "nt", "nz", "x_latin", "ME", "n", "nrt", "j", "r", "l"}
+
+
+# --- names -------------------------------------------------------------------------------
+
+
+def _surface(toks: list[Tok], ctx: Context) -> str:
+    words = [ctx.me if t.f == "ME" else t.w for t in toks]
+    return join_words(words)
+
+
+def _resolve_single(tok: Tok, ctx: Context) -> str | None:
+    if tok.f == "ME":
+        return ctx.me
+    if tok.w in THIRD_PERSON:
+        return ctx.last_person
+    if tok.w in UNRESOLVABLE:
+        return None
+    return tok.w
+
+
+def _strip_np(toks: list[Tok]) -> list[Tok]:
+    """Drop leading numerals/classifiers/demonstratives and trailing particles."""
+    toks = list(toks)
+    while toks and (
+        toks[0].w in DEMONSTRATIVES
+        or toks[0].f in {"m", "q", "mq", "uj", "d", "t", "TIME"}
+        or toks[0].w in {"的", "一个", "一名", "一位", "一只", "一段", "一些", "一款"}
+    ):
+        if toks[0].f in {"m", "TIME", "t"} and len(toks) == 1:
+            break
+        toks = toks[1:]
+    # 教我们数学: a leading pronoun before another noun is the indirect object.
+    if len(toks) >= 2 and toks[0].f in {"r", "ME"} and toks[1].w != "的" and _is_nominal(toks[1]):
+        toks = toks[1:]
+    while toks and (toks[-1].w in PARTICLES or toks[-1].w == "的" or toks[-1].f in {"ASP", "y", "uj", "c"}):
+        toks = toks[:-1]
+    # AWS上 / 公司里: a trailing locative particle after a name is not part of it.
+    if len(toks) >= 2 and toks[-1].w in {"上", "里", "中", "内", "下", "里面", "上面"}:
+        toks = toks[:-1]
+    # "Python 脚本" -> "Python": the classifier only says what kind of thing Python is.
+    if len(toks) >= 2 and toks[-1].w in GENERIC_HEADS:
+        head = join_words([t.w for t in toks[:-1]])
+        if all(is_latin(t.w) for t in toks[:-1]) or _types.gazetteer_type(head):
+            toks = toks[:-1]
+    return toks
+
+
+def _split_coordination(toks: list[Tok]) -> list[list[Tok]]:
+    parts: list[list[Tok]] = [[]]
+    for tok in toks:
+        if tok.f == "c" and tok.w in COORDINATORS:
+            parts.append([])
+        else:
+            parts[-1].append(tok)
+    return [p for p in parts if p]
+
+
+def _object_names(toks: list[Tok], ctx: Context) -> list[tuple[str, str | None]]:
+    names: list[tuple[str, str | None]] = []
+    for part in _split_coordination(toks):
+        part = _strip_np(part)
+        if not part:
+            continue
+        if len(part) == 1:
+            resolved = _resolve_single(part[0], ctx)
+            if resolved:
+                names.append((resolved, part[0].f))
+            continue
+        if any(t.w in UNRESOLVABLE for t in part[:1]):
+            continue
+        names.append((_surface(part, ctx), None))
+    return names
+
+
+@dataclass
+class Subject:
+    """A resolved subject and the link facts its possessive form implies."""
+
+    name: str
+    pos: str | None
+    extras: list[Draft]
+    type: str | None = None
+
+
+def _split_owner(toks: list[Tok]) -> tuple[list[Tok], list[Tok], bool] | None:
+    """Split "A的B" (or 我妈妈) into owner A and the rest; None when there is no owner.
+
+    Returns (owner, rest, direct) where ``direct`` says the owner is followed straight
+    by 的 (张三的导师) rather than by modifiers (我最爱的水果).
+    """
+    if len(toks) < 2:
+        return None
+    if "的" in [t.w for t in toks]:
+        k = [t.w for t in toks].index("的")
+        owner = toks[:k]
+        if owner and all(_is_name_like(t) and t.f not in {"a", "m"} for t in owner):
+            return owner, toks[k + 1 :], True
+        if _is_name_like(toks[0]) and toks[0].f in {"ME", "NAME", "nr", "nrfg", "r", "x_latin", "nz", "nt", "ns"}:
+            return toks[:1], toks[1:], False
+        return None
+    # 我妈妈 / 我朋友: a pronoun straight before a role noun is a possessive.
+    if toks[0].f in {"ME", "r", "NAME", "nr"} and toks[1].w in _types.PERSON_ROLES:
+        return toks[:1], toks[1:], True
+    return None
+
+
+def _pos(toks: list[Tok]) -> str | None:
+    """The jieba-style tag of a one-token name (our NAME tag reads as nr)."""
+    if len(toks) != 1:
+        return None
+    return "nr" if toks[0].f == "NAME" else toks[0].f
+
+
+def _owner_name(owner: list[Tok], ctx: Context) -> str | None:
+    if len(owner) == 1:
+        return _resolve_single(owner[0], ctx)
+    return _surface(owner, ctx)
+
+
+def _subject(toks: list[Tok], ctx: Context) -> list[Subject]:
+    toks = [t for t in toks if t.f not in {"d", "MOST"}]
+    while toks and (toks[0].w in DEMONSTRATIVES):
+        toks = toks[1:]
+    if not toks:
+        return []
+    # 我和小王都喜欢火锅: one subject per coordinated name (only without 的).
+    if any(t.f == "c" for t in toks):
+        subjects: list[Subject] = []
+        for part in _split_coordination(toks):
+            for subject in _subject(part, ctx):
+                subjects.append(subject)
+                # 陈明和他的妻子: 他 is the name just before.
+                if subject.name != ctx.me and (subject.type == _types.PERSON or subject.pos in {"NAME", "nr", "nrfg"}):
+                    ctx.last_person = subject.name
+        return subjects
+    words = [t.w for t in toks]
+    # Appositive: 我的朋友小张 -> 小张, plus (我, 朋友, 小张).
+    if len(toks) >= 2 and toks[-1].f in {"NAME", "nr", "nrfg"} and toks[-2].w in _types.PERSON_ROLES:
+        name = toks[-1].w
+        extras: list[Draft] = []
+        split = _split_owner(toks[:-1])
+        if split:
+            owner = _owner_name(split[0], ctx)
+            if owner:
+                extras.append(Draft(owner, toks[-2].w, name, confidence=CLEAR, object_type=_types.PERSON))
+        return [Subject(name, "NAME", extras, _types.PERSON)]
+    split = _split_owner(toks)
+    if split and split[1]:
+        owner_toks, rest, _direct = split
+        owner = _owner_name(owner_toks, ctx)
+        if owner is None:
+            return []
+        rest = [t for t in rest if t.w != "的"] if _direct else rest
+        head = _surface(rest, ctx)
+        name = join_words([owner, head])
+        owner_is_person = (
+            owner == ctx.me
+            or _pos(owner_toks) in {"nr", "nrfg"}
+            or owner_toks[0].w in THIRD_PERSON | {"我们", "咱们", "他们", "她们"}
+        )
+        # A person's role word names the link (我的朋友 -> 朋友); a person otherwise
+        # has the thing (王强的公司 -> 有); a thing contains its part (n8n的节点 -> 包含).
+        link = head if head in _types.PERSON_ROLES else ("有" if owner_is_person else "包含")
+        link_type = _types.PERSON if head in _types.PERSON_ROLES else None
+        extras = [
+            Draft(
+                owner,
+                link,
+                name,
+                confidence=CLEAR,
+                object_type=link_type,
+                subject_pos=_pos(owner_toks),
+                subject_type=_types.PERSON if owner_is_person else None,
+            )
+        ]
+        return [Subject(name, None, extras, link_type)]
+    if len(toks) == 1:
+        resolved = _resolve_single(toks[0], ctx)
+        if resolved is None:
+            return []
+        is_me = toks[0].f == "ME" or resolved == ctx.me
+        return [Subject(resolved, toks[0].f, [], _types.PERSON if is_me or toks[0].w in THIRD_PERSON else None)]
+    if words[0] in UNRESOLVABLE:
+        return []
+    return [Subject(_surface(toks, ctx), None, [])]
+
+
+# --- clause reading -----------------------------------------------------------------------
+
+
+@dataclass
+class State:
+    """What carries from one clause to the next inside a sentence."""
+
+    subjects: list[Subject]
+    valid_from: str | None
+    hedged: bool
+    implied: bool = False
+    blocked: bool = False
+
+
+def _take_subject(toks: list[Tok], i: int) -> int:
+    """Return the end index of the subject noun phrase starting at ``i``."""
+    j = i
+    n = len(toks)
+    while j < n:
+        tok = toks[j]
+        if tok.w == "的" and j > i and j + 1 < n and _is_nominal(toks[j + 1]):
+            j += 1
+            continue
+        if tok.f == "c" and j > i and j + 1 < n and (_is_name_like(toks[j + 1]) or toks[j + 1].f == "ME"):
+            j += 1
+            continue
+        if tok.f == "vn" and j > i and toks[j - 1].f in {"r", "ME", "NAME", "nr", "x_latin", "nz", "nt", "ns"}:
+            break  # 他研究人工智能: a noun-verb right after a name is the verb.
+        if tok.f == "vn" and j > i and (j + 1 >= n or toks[j + 1].w in COMPLEMENTS or toks[j + 1].f == "ASP"):
+            break  # 数据库部署在AWS上: a noun-verb before 在/了 is the verb.
+        if tok.f == "a" and not (j + 1 < n and (_is_nominal(toks[j + 1]) or toks[j + 1].w == "的")):
+            break
+        if _is_nominal(tok) and tok.f != "TIME":
+            j += 1
+            continue
+        break
+    return j
+
+
+def _take_object(toks: list[Tok], i: int) -> int:
+    j = i
+    n = len(toks)
+    while j < n:
+        tok = toks[j]
+        nxt = toks[j + 1] if j + 1 < n else None
+        if tok.w == "的" and j > i and nxt is not None and _is_nominal(nxt):
+            j += 1
+            continue
+        if tok.f == "c" and j > i and nxt is not None and (_is_nominal(nxt) or nxt.f == "ME"):
+            j += 1
+            continue
+        if tok.f == "a" and j > i and nxt is not None and _is_verb(nxt):
+            break
+        if tok.f in {"TIME", "t"}:
+            # 用了五年的Java: a duration modifying the object; 打算明年去: an adverbial.
+            if nxt is not None and nxt.w == "的" or j == i and (nxt is None or nxt.w in PARTICLES):
+                j += 1
+                continue
+            break
+        if (
+            tok.f == "vn"
+            and j > i
+            and toks[j - 1].f in {"ns", "nt", "NAME", "nr", "x_latin", "nz"}
+            and (nxt is None or not _is_nominal(nxt))
+        ):
+            break  # 去日本旅游: the trailing noun-verb is a purpose, not part of the place.
+        if _is_nominal(tok) and tok.f != "r" or tok.f == "ME" or (tok.f == "r" and j == i):
+            j += 1
+            continue
+        break
+    return j
+
+
+def _confidence(verbs: list[str], state: State, clear: bool = False) -> float:
+    core = "".join(v for v in verbs if v != "最")
+    conf = CLEAR if clear or core in CLEAR_VERBS or any(v in CLEAR_VERBS for v in verbs) else FALLBACK
+    if state.implied:
+        conf = min(conf, IMPLIED_SUBJECT)
+    if state.hedged:
+        conf = min(conf, HEDGED)
+    return conf
+
+
+def _emit(
+    state: State, predicate: str, obj_toks: list[Tok], neg: bool, conf: float, ctx: Context, valid_from: str | None
+) -> list[Draft]:
+    drafts: list[Draft] = []
+    for subject in state.subjects:
+        for name, pos in _object_names(obj_toks, ctx):
+            draft = Draft(
+                subject.name,
+                predicate,
+                name,
+                negated=neg,
+                confidence=conf,
+                valid_from=valid_from,
+                subject_pos=subject.pos,
+                object_pos=pos,
+                subject_type=subject.type,
+            )
+            if name == ctx.me:
+                draft.object_type = _types.PERSON
+            elif pos == "ACT":
+                draft.object_type = _types.ACTIVITY
+            drafts.append(draft)
+        if drafts:
+            # The link facts ride on the first relation from this subject.
+            drafts[-1].extras.extend(subject.extras)
+            subject.extras = []
+    return drafts
+
+
+def _read_copula(toks: list[Tok], k: int, state: State, ctx: Context) -> list[Draft] | None:
+    """Read "A是B" and its attribute forms; ``k`` is the index of 是."""
+    left = toks[:k]
+    neg = False
+    while left and left[-1].f in {"NEG", "d", "HEDGE", "MOST"}:
+        if left[-1].f == "NEG":
+            neg = True
+        left = left[:-1]
+    right = toks[k + 1 :]
+    while right and right[-1].w in PARTICLES:
+        right = right[:-1]
+    if not right:
+        return []
+    # 她主要是做后端的: an emphatic 是 in front of a verb phrase; read the verb phrase.
+    if _is_verb(right[0]) and right[0].f != "COP":
+        rest = right[:-1] if right[-1].w == "的" else right
+        subj_toks = [t for t in left if t.f not in {"TIME", "HEDGE", "d", "MOST"}]
+        if subj_toks:
+            subjects = _subject(subj_toks, ctx)
+            if not subjects:
+                return []
+            state.subjects = subjects
+        elif not state.subjects:
+            return None
+        return _read_predicates(subj_toks + rest, len(subj_toks), state, ctx, neg)
+    # 我们公司用的是钉钉 / 我最爱吃的是西红柿: "S V的是O" means S V O.
+    if len(left) >= 2 and left[-1].w == "的" and _is_verb(left[-2]):
+        v_end = len(left) - 1
+        v_start = v_end
+        while v_start > 0 and (_is_verb(left[v_start - 1]) or left[v_start - 1].f == "MOST"):
+            v_start -= 1
+        subj_toks = [t for t in left[:v_start] if t.f not in {"d", "NEG", "HEDGE", "TIME"}]
+        subjects = _subject(subj_toks, ctx) if subj_toks else state.subjects
+        if not subjects:
+            return []
+        state.subjects = subjects
+        verbs = [t.w for t in left[v_start:v_end]]
+        return _emit(state, "".join(verbs), right, neg, _confidence(verbs, state), ctx, state.valid_from)
+    subj_toks = [t for t in left if t.f not in {"TIME", "HEDGE", "d"}]
+    for t in left:
+        if t.f == "TIME":
+            state.valid_from = t.w
+    if not subj_toks and not state.subjects:
+        return []
+    conf = _confidence(["是"], state, clear=True)
+    obj_parts = _object_names(right, ctx)
+    if not obj_parts:
+        return []
+    # A的B是C -> (A, B, C) when C names the value (张三的导师是李四, 我最爱的水果是西红柿).
+    split = _split_owner(subj_toks) if subj_toks else None
+    if split and split[1]:
+        owner_toks, rest, direct = split
+        owner = _owner_name(owner_toks, ctx)
+        if owner is None:
+            return []
+        attr_toks = [t for t in rest if t.w != "的"] if direct else rest
+        attr = _surface(attr_toks, ctx)
+        obj_is_name = all(
+            _types.guess_type(name, pos) != _types.CONCEPT or (pos or "") in {"NAME", "nr", "x_latin"}
+            for name, pos in obj_parts
+        )
+        # 我的电脑是一台MacBook: an indefinite complement describes the thing owned.
+        indefinite = bool(right) and (right[0].f in {"m", "mq"} or right[0].w in _INDEFINITES)
+        if indefinite or attr in _types.PERSON_ROLES and not obj_is_name:
+            # 我妈妈是医生: a property of the mother, not her identity.
+            subjects = _subject(subj_toks, ctx)
+            state.subjects = subjects
+            return _emit(state, "是", right, neg, conf, ctx, state.valid_from)
+        drafts = [
+            Draft(
+                owner,
+                attr,
+                name,
+                negated=neg,
+                confidence=conf,
+                valid_from=state.valid_from,
+                object_pos=pos,
+                subject_pos=_pos(owner_toks),
+                subject_type=_types.PERSON if owner == ctx.me else None,
+                object_type=_types.PERSON if attr in _types.PERSON_ROLES else None,
+            )
+            for name, pos in obj_parts
+        ]
+        state.subjects = [Subject(owner, owner_toks[0].f if len(owner_toks) == 1 else None, [])]
+        return drafts
+    subjects = _subject(subj_toks, ctx) if subj_toks else state.subjects
+    if not subjects:
+        return []
+    state.subjects = subjects
+    # 北京是中国的首都 -> (中国, 首都, 北京): the inverse attribute form.
+    stripped = _strip_np(right)
+    words = [t.w for t in stripped]
+    if "的" in words:
+        d = words.index("的")
+        owner_toks, head = stripped[:d], stripped[d + 1 :]
+        if owner_toks and head and len(head) <= 2 and all(_is_name_like(t) and t.f not in {"a"} for t in owner_toks):
+            owner = _owner_name(owner_toks, ctx)
+            head_name = _surface(head, ctx)
+            if owner and all(t.f.startswith("n") for t in head):
+                return [
+                    Draft(
+                        owner,
+                        head_name,
+                        s.name,
+                        negated=neg,
+                        confidence=conf,
+                        valid_from=state.valid_from,
+                        subject_pos=_pos(owner_toks),
+                        object_pos=s.pos,
+                        object_type=_types.PERSON if head_name in _types.PERSON_ROLES else s.type,
+                        subject_type=_types.PERSON if owner == ctx.me else None,
+                    )
+                    for s in subjects
+                ]
+    return _emit(state, "是", right, neg, conf, ctx, state.valid_from)
+
+
+def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_in: bool = False) -> list[Draft]:
+    """Read one or more verb-object pairs starting at ``pos`` for the current subjects."""
+    drafts: list[Draft] = []
+    n = len(toks)
+    neg_carry = neg_in
+    while pos < n:
+        neg = neg_carry
+        neg_carry = False
+        prefix: list[str] = []
+        loc: list[Tok] = []
+        loc_prep = ""
+        valid_from = state.valid_from
+        # Pre-verbal material: adverbs, negation, times, hedges, 在-progressive, PP.
+        while pos < n:
+            tok = toks[pos]
+            nxt = toks[pos + 1] if pos + 1 < n else None
+            if tok.f == "TIME":
+                valid_from = tok.w
+                state.valid_from = tok.w
+            elif tok.f in {"t", "zg"} or tok.w in {"每", "每天", "每周", "每周末", "每年", "每月"}:
+                pass  # 早上 / 每周末: when it happens, not since when.
+            elif tok.f == "NEG":
+                if tok.w == "没有" and nxt is not None and not _is_verb(nxt):
+                    neg = True
+                    tok_have = Tok("有", "VERB")
+                    toks = [*toks[:pos], tok_have, *toks[pos + 1 :]]
+                    n = len(toks)
+                    break
+                neg = True
+            elif tok.f == "HEDGE":
+                state.hedged = True
+            elif tok.f == "MOST":
+                prefix.append(tok.w)
+            elif tok.f in {"d", "c"} or tok.w in CONTINUATIONS and nxt is not None and _is_verb(nxt):
+                pass
+            elif tok.w == "在" and nxt is not None and _is_verb(nxt):
+                pass  # 在用: progressive aspect, not a location.
+            elif (
+                tok.w in LOCATIVE_PREPS
+                and tok.f in {"p", "VERB", "c", "v"}
+                and nxt is not None
+                and tok.w not in VERB_WORDS - {"在"}
+            ):
+                end = _take_object(toks, pos + 1)
+                # 在腾讯公司工作: the trailing noun-verb is the verb, not part of the place.
+                if end > pos + 1 and toks[end - 1].f == "vn" and (end == n or not _is_nominal(toks[end])):
+                    end -= 1
+                after = end
+                while after < n and toks[after].f in {"d", "NEG", "MOST", "HEDGE"}:
+                    after += 1
+                if end > pos + 1 and after < n and _is_verb_like(toks[after]):
+                    loc = toks[pos + 1 : end]
+                    loc_prep = tok.w
+                    pos = end
+                    continue
+                if tok.w == "在" and end > pos + 1:
+                    # 我在北京: 在 is the verb itself.
+                    break
+                break
+            else:
+                break
+            pos += 1
+        if pos >= n:
+            break
+        # Verb run: 喜欢吃, 会说, 住在, 毕业于.
+        verbs: list[str] = []
+        while pos < n:
+            tok = toks[pos]
+            nxt = toks[pos + 1] if pos + 1 < n else None
+            if _is_verb_like(tok) and (
+                not verbs
+                or tok.f != "vn"
+                or nxt is None
+                or not _is_nominal(nxt)
+                or verbs[-1] in {"会", "想", "要", "喜欢", "爱", "讨厌"}
+            ):
+                if tok.f == "COP" and verbs:
+                    break
+                verbs.append(tok.w)
+            elif tok.f == "NEG" and not verbs:
+                neg = True
+            elif verbs and tok.f in {"TIME", "t", "d"} and nxt is not None and _is_verb(nxt) and nxt.f != "COP":
+                # 打算明年去德国: the time sits inside the verb run.
+                if tok.f == "TIME":
+                    valid_from = tok.w
+                    state.valid_from = tok.w
+            elif verbs and tok.f == "ASP":
+                pass
+            elif verbs and tok.w in COMPLEMENTS and nxt is not None and (_is_nominal(nxt) or nxt.f == "ME"):
+                verbs.append(tok.w)
+                pos += 1
+                break
+            elif not verbs and tok.w == "在" and nxt is not None and (_is_nominal(nxt)):
+                verbs.append("在")
+                pos += 1
+                break
+            else:
+                break
+            pos += 1
+        if not verbs:
+            break
+        if verbs == ["是"] or verbs[-1] in COPULAS:
+            sub = _read_copula([Tok(s.name, "NAME") for s in state.subjects[:1]] + toks[pos - 1 :], 1, state, ctx)
+            drafts += sub or []
+            break
+        # S V的是 O.
+        if pos + 1 < n and toks[pos].w == "的" and toks[pos + 1].f == "COP":
+            pos += 2
+        while pos < n and toks[pos].f in {"ASP"}:
+            pos += 1
+        end = _take_object(toks, pos)
+        obj = toks[pos:end]
+        predicate = "".join(prefix + verbs)
+        if not obj and loc:
+            obj = loc
+        elif not obj and len(verbs) >= 2 and verbs[0] in CATENATIVES and verbs[-1] not in COMPLEMENTS:
+            # 我喜欢游泳 / 我不会开车: the last verb is the activity that is liked.
+            predicate = "".join(prefix + verbs[:-1])
+            obj = [Tok(verbs[-1], "ACT")]
+        if obj:
+            clear = loc_prep == "在" and verbs[-1] in LOCATIVE_VERBS
+            drafts += _emit(state, predicate, obj, neg, _confidence(verbs, state, clear), ctx, valid_from)
+        pos = end
+        while pos < n and (toks[pos].w in PARTICLES or toks[pos].f in {"ASP", "uj", "y"}):
+            pos += 1
+        # Serial verbs (用 n8n 搭建工作流) keep the subject; anything else ends the clause.
+        if pos < n and not (
+            _is_verb_like(toks[pos])
+            or toks[pos].f in {"d", "NEG", "MOST", "c", "TIME", "HEDGE"}
+            or toks[pos].w in LOCATIVE_PREPS
+            or toks[pos].w in CONTINUATIONS
+        ):
+            break
+    return drafts
+
+
+def _is_verb_like(tok: Tok) -> bool:
+    return _is_verb(tok) or tok.f == "vn"
+
+
+def _read_clause(clause: str, state: State, ctx: Context) -> list[Draft]:
+    toks = [t for t in tag(clause) if not is_punct(t.w) or t.w in {"、", "/", "&"}]
+    for t in toks:
+        if t.w == "、":
+            t.f = "c"
+    i = 0
+    # Leading times, hedges and "我觉得".
+    while i < len(toks):
+        tok = toks[i]
+        if tok.f == "TIME":
+            state.valid_from = tok.w
+        elif tok.f == "t" and i + 1 < len(toks):
+            pass  # 周末 / 早上: when it usually happens, not since when.
+        elif tok.f == "HEDGE" or tok.f == "d" or tok.w in _CLAUSE_OPENERS:
+            if tok.f == "HEDGE":
+                state.hedged = True
+        elif tok.f == "ME" and i + 1 < len(toks) and toks[i + 1].w in HEDGE_VERBS and i + 2 < len(toks):
+            state.hedged = True
+            i += 1
+        elif tok.w in HEDGE_VERBS and i + 1 < len(toks):
+            state.hedged = True
+        else:
+            break
+        i += 1
+    toks = toks[i:]
+    if not toks:
+        return []
+    # The copula path first: the first 是 with a verb-free (or 的-ending) left side.
+    k = next((k for k, tok in enumerate(toks) if tok.f == "COP" and k > 0), None)
+    if k is not None:
+        left = toks[:k]
+        has_verb = any(_is_verb(t) for t in left)
+        if not has_verb or left[-1].w == "的" or "的" in [t.w for t in left] and not _is_verb(left[0]):
+            result = _read_copula(toks, k, state, ctx)
+            if result is not None:
+                if not result and not state.subjects:
+                    state.blocked = True
+                return result
+    end = _take_subject(toks, 0)
+    subj_toks = toks[:end]
+    if subj_toks:
+        subjects = _subject(subj_toks, ctx)
+        if not subjects:
+            # 她叫王丽，在银行上班: an unknown 她 must not turn the next clause into the speaker's.
+            state.blocked = True
+            return []
+        state.subjects = subjects
+        state.implied = False
+    elif not state.subjects:
+        if not ctx.speaker_given or state.blocked:
+            return []
+        # A subjectless statement in a chat turn is about the speaker ("最近在学 Rust").
+        state.subjects = [Subject(ctx.me, "ME", [], _types.PERSON)]
+        state.implied = True
+    for subject in state.subjects:
+        if subject.type == _types.PERSON and subject.name != ctx.me:
+            ctx.last_person = subject.name
+        elif subject.pos in {"NAME", "nr", "nrfg"}:
+            ctx.last_person = subject.name
+    return _read_predicates(toks, end, state, ctx)
+
+
+def _is_time_clause(clause: str) -> bool:
+    """当我还是学生的时候 / 毕业以后: a time qualifier, not a statement."""
+    return clause.startswith("当") or clause.endswith(("的时候", "时候", "以后", "之后", "以前", "之前", "期间"))
+
+
+def read_sentence(sentence: str, ctx: Context) -> list[Draft]:
+    """Read the triples of one Chinese sentence.
+
+    Args:
+        sentence: One sentence that passed the non-fact filters.
+        ctx: Per-text state (speaker name, last person for 他/她).
+
+    Returns:
+        Draft triples, link facts attached as extras.
+    """
+    text = sentence.strip().rstrip("。！？!?；;.~～…")
+    if text.startswith(REQUEST_STARTS):
+        return []
+    state = State(subjects=[], valid_from=None, hedged=False)
+    drafts: list[Draft] = []
+    for clause in _CLAUSE_SPLIT.split(text):
+        if clause.strip() and not _is_time_clause(clause.strip()):
+            drafts += _read_clause(clause.strip(), state, ctx)
+    return drafts

@@ -1,0 +1,180 @@
+"""Filters that keep non-facts out of memory: hypotheticals, metaphors, emotions, chit-chat.
+
+The quintuple-memory design asks the Reader not to store "如果我有钱就买房",
+"他像一头牛一样壮", "我今天好开心" or "谢谢", and questions are not statements
+either. Each check is conservative: an emotion verb with an object ("我很喜欢吃
+西红柿", "I love sushi") is a preference and therefore a fact, so it passes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from language.english import expand_contractions
+from language.segment import cut, has_cjk
+
+# --- questions ---------------------------------------------------------------
+_EN_WH = re.compile(
+    r"^(?:what|who|whom|whose|where|when|why|how|which)\b"
+    r"|^(?:do|does|did|is|are|was|were|can|could|would|will|should|shall|have|has|may)"
+    r"\s+(?:i|you|he|she|it|we|they|there|this|that|my|your|the|a|an)\b",
+    re.IGNORECASE,
+)
+_ZH_QUESTION_START = ("谁", "什么", "哪", "为什么", "为啥", "怎么", "如何", "是否", "是不是", "有没有")
+_ZH_QUESTION_END = ("吗", "呢", "么", "嘛")
+_ZH_QUESTION_TAIL = ("什么", "谁", "哪里", "哪儿", "在哪", "多少", "几个", "怎么样", "如何", "为什么", "咋样")
+
+# fmt: off
+# --- small talk ----------------------------------------------------------------
+_ZH_SMALL_TALK = (
+    "你好", "您好", "大家好", "早上好", "早安", "上午好", "中午好", "下午好", "晚上好", "晚安", "谢谢", "多谢",
+    "感谢", "谢啦", "再见", "拜拜", "回头见", "在吗", "在不在", "好的", "好吧", "好滴", "嗯", "嗯嗯", "哦",
+    "噢", "行", "可以", "没问题", "收到", "知道了", "明白了", "不客气", "没关系", "辛苦了", "哈喽", "嗨", "对",
+    "是的", "好", "ok", "OK",
+)
+_ZH_SMALL_TALK_FILLER = set("啊呀啦哈吧呢哦嘛了你您大家们的")
+_EN_SMALL_TALK = re.compile(
+    r"^(?:hi|hello|hey|hiya|yo|good (?:morning|afternoon|evening|night)|morning|"
+    r"thanks?(?: you)?(?: (?:so|very) much)?(?: a lot)?|thx|ty|cheers|bye|goodbye|"
+    r"see (?:you|ya)(?: later| soon| tomorrow)?|take care|ok|okay|k|sure|alright|"
+    r"all right|got it|no problem|you'?re welcome|yes|yeah|yep|no|nope|nice|cool|"
+    r"great|sounds good|of course|welcome|how are you|how'?s it going|nice to meet you)"
+    r"(?:\s+(?:there|everyone|all|guys|again|man|buddy|friend|so much|for (?:your|the) help))*$",
+    re.IGNORECASE,
+)
+
+# --- hypotheticals -------------------------------------------------------------
+_ZH_HYPOTHETICAL = {
+    "如果", "假如", "要是", "假设", "万一", "要不是", "倘若", "假使", "若是", "如若", "设想", "假若",
+}
+_EN_HYPOTHETICAL = re.compile(
+    r"\b(?:if|suppose|supposing|imagine|wish|unless)\b"
+    r"|\b(?:would|could|should|might|must)(?: not|n't)? have\b|\bwhat if\b|\bas if\b",
+    re.IGNORECASE,
+)
+
+# --- metaphors and similes ------------------------------------------------------
+_ZH_METAPHOR = re.compile(
+    r"像.{1,15}(?:一样|一般|似的)|仿佛|好像是|犹如|宛如|宛若|如同|好比|简直是|就像是|跟.{1,10}似的"
+    r"|是(?:一|个|一个|一头|一只|一条|一台|一颗|一座)?(?:机器|机器人|狐狸|老狐狸|猪|狮子|老虎|太阳"
+    r"|小太阳|天使|魔鬼|石头|木头|工具人|活字典|百科全书|夜猫子|铁人)(?:$|[，。！!,])"
+)
+_EN_METAPHOR = re.compile(
+    r"\b(?:is|are|was|were|'s|'re|am)\s+(?:like|as)\s+(?:a|an|the)\b"
+    r"|\bas\s+\w+\s+as\s+(?:a|an)\b"
+    r"|\b(?:is|are|was|were|'s|'re|am)\s+(?:a|an|my|our|the)\s+(?:\w+\s+)?"
+    r"(?:rock|sunshine|angel|monster|beast|machine|snake|fox|pig|lion|night owl|"
+    r"walking encyclopedia|rockstar|rock star|ninja|wizard|dinosaur|couch potato|"
+    r"shining star|ray of sunshine|volcano|robot)\b"
+    r"|\b(?:like a|like an)\s+\w+\s*$",
+    re.IGNORECASE,
+)
+
+# --- pure emotions ------------------------------------------------------------------
+_ZH_EMOTION_WORDS = (
+    "开心", "高兴", "快乐", "难过", "伤心", "郁闷", "烦", "心烦", "烦躁", "生气", "愤怒", "激动", "兴奋",
+    "失望", "沮丧", "焦虑", "紧张", "害怕", "累", "疲惫", "无聊", "爽", "幸福", "委屈", "崩溃", "感动", "难受",
+    "痛苦", "满意", "舒服", "糟糕", "绝望", "尴尬", "哈哈", "哈哈哈", "呵呵", "嘿嘿", "唉", "哎", "哇", "哇塞",
+    "天哪", "我的天", "卧槽", "呜呜", "耶", "嘻嘻", "哼", "惨", "棒", "太棒", "好棒",
+)
+_ZH_EMOTION_FILLER = {
+    "我", "我们", "他", "她", "你", "今天", "现在", "真", "真的", "好", "太", "很", "非常", "特别", "超",
+    "超级", "有点", "有些", "挺", "十分", "极了", "死", "了", "啊", "呀", "啦", "哦", "吧", "呢", "的", "得",
+    "要", "快", "都", "也", "又", "心情", "感觉", "觉得", "实在", "最近", "一直", "好像", "简直", "这么",
+    "那么", "多", "么", "不", "是", "让", "人", "心里", "还", "蛮", "比较", "一点", "有", "点", "这", "今晚",
+    "昨天", "此刻",
+}
+# fmt: on
+_EN_EMOTION = re.compile(
+    r"^(?:(?:i|we|he|she|they)\s+(?:am|'m|are|'re|is|'s|was|were|feel|feels|felt)"
+    r"(?:\s+(?:so|very|really|super|totally|quite|pretty|a bit|kind of|extremely|too|just|"
+    r"feeling|incredibly|such))*\s+)?"
+    r"(?:happy|sad|glad|angry|upset|excited|tired|bored|annoyed|frustrated|depressed|"
+    r"anxious|nervous|scared|thrilled|exhausted|lonely|grumpy|stressed|relieved|"
+    r"overjoyed|miserable|furious|delighted|down|blue|great|awesome|terrible|awful|"
+    r"fine|good|bad|okay|ok)"
+    r"(?:\s+(?:today|now|right now|tonight|lately|again|these days|this morning))?$"
+    r"|^(?:ugh+|wow+|lol+|lmao|haha+|hahaha+|omg|oh my god|yay+|oops|damn|meh|argh+|"
+    r"hooray|ouch|phew|sigh|aww+|oh no|whoa|yikes|ha|hmm+|oh)(?:\s+\w+)?$",
+    re.IGNORECASE,
+)
+
+_STRIP = " \t\r\n。！？!?.,，、；;：:~～…\"'“”‘’()（）[]【】"
+
+
+def _is_question(sentence: str, zh: bool) -> bool:
+    raw = sentence.rstrip(" \t。.!！~～…")
+    if raw.endswith(("?", "？")):
+        return True
+    text = sentence.strip(_STRIP)
+    if zh:
+        return (
+            text.endswith(_ZH_QUESTION_END) or text.startswith(_ZH_QUESTION_START) or text.endswith(_ZH_QUESTION_TAIL)
+        )
+    return bool(_EN_WH.match(text))
+
+
+def _is_small_talk(text: str, zh: bool) -> bool:
+    if zh:
+        rest = text
+        for phrase in sorted(_ZH_SMALL_TALK, key=len, reverse=True):
+            if rest.startswith(phrase):
+                rest = rest[len(phrase) :].strip(_STRIP)
+                break
+        else:
+            return False
+        # Thanks followed by a short object ("谢谢你的帮助") is still politeness.
+        if text.startswith(("谢谢", "感谢", "多谢")):
+            return len(rest) <= 8
+        return all(ch in _ZH_SMALL_TALK_FILLER for ch in rest) or rest in _ZH_SMALL_TALK
+    return bool(_EN_SMALL_TALK.match(text))
+
+
+def _is_emotion(text: str, zh: bool) -> bool:
+    if not zh:
+        return bool(_EN_EMOTION.match(expand_contractions(text)))
+    words = [w for w in cut(text) if w.strip(_STRIP)]
+    if not words:
+        return False
+    has_emotion = False
+    for word in words:
+        if word in _ZH_EMOTION_FILLER:
+            continue
+        # jieba may glue a degree word to the emotion ("好开心", "太难过"): peel it.
+        core = word.lstrip("好太真超很挺").rstrip("了啊呀啦死")
+        if word in _ZH_EMOTION_WORDS or core in _ZH_EMOTION_WORDS:
+            has_emotion = True
+            continue
+        return False
+    return has_emotion
+
+
+def is_non_factual(sentence: str) -> str | None:
+    """Say why a sentence states no fact, or None when it may state one.
+
+    Args:
+        sentence: One sentence (the extractor splits texts first).
+
+    Returns:
+        ``"question"``, ``"small_talk"``, ``"hypothetical"``, ``"metaphor"`` or
+        ``"emotion"``; None when the sentence should go on to extraction.
+    """
+    text = sentence.strip(_STRIP)
+    if not text:
+        return "small_talk"
+    zh = has_cjk(text)
+    # Small talk first: "在吗" / "How are you?" are greetings more than questions.
+    if _is_small_talk(text, zh):
+        return "small_talk"
+    if _is_question(sentence, zh):
+        return "question"
+    if zh:
+        if any(word in _ZH_HYPOTHETICAL for word in cut(text)):
+            return "hypothetical"
+    elif _EN_HYPOTHETICAL.search(text):
+        return "hypothetical"
+    if (_ZH_METAPHOR if zh else _EN_METAPHOR).search(text):
+        return "metaphor"
+    if _is_emotion(text, zh):
+        return "emotion"
+    return None

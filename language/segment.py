@@ -1,0 +1,218 @@
+"""Segmentation for the offline reader: language detection, jieba tokens and POS tags.
+
+jieba is wrapped here so the rest of the package never touches it directly: it is
+initialised lazily (loading its dictionary takes about half a second), silenced,
+and given a small user dictionary of tech/product names (n8n, LangGraph, Node.js)
+and everyday words it mis-cuts or mis-tags (西红柿 as a person name, 精通 as an
+adjective). A private ``jieba.Tokenizer`` is used so these additions never leak into
+other code in the same process that uses the global jieba instance.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+from typing import TYPE_CHECKING, Literal
+
+from language import types as _types
+
+if TYPE_CHECKING:
+    import jieba
+    import jieba.posseg
+
+_CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9+#._\-']*$")
+_WORD_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9+#]*(?:[.'’\-][A-Za-z0-9+#]+)*\+*")
+_PUNCT_RE = re.compile(r"^[\s\W_]+$", re.UNICODE)
+
+# fmt: off
+# Words jieba should keep whole, with the tag the extractor relies on. Verbs are
+# tagged v because jieba calls 精通 an adjective and 任教 a noun; the foods because
+# it calls 西红柿 a person name.
+_EXTRA_WORDS: tuple[tuple[str, str], ...] = (
+    ("LangGraph", "nz"), ("LangChain", "nz"), ("LangSmith", "nz"), ("Node.js", "nz"), ("n8n", "nz"),
+    ("Neo4j", "nz"), ("FalkorDB", "nz"), ("C++", "nz"), ("C#", "nz"), ("PyTorch", "nz"), ("FastAPI", "nz"),
+    ("ChatGPT", "nz"), ("DeepSeek", "nz"), ("OpenAI", "nt"), ("字节跳动", "nt"), ("阿里巴巴", "nt"),
+    ("腾讯", "nt"), ("清华大学", "nt"), ("北京大学", "nt"), ("浙江大学", "nt"), ("复旦大学", "nt"),
+    ("工作流", "n"), ("节点", "n"), ("首都", "n"), ("导师", "n"), ("水果", "n"), ("后端", "n"), ("前端", "n"),
+    ("全栈", "n"), ("程序员", "n"), ("工程师", "n"), ("产品经理", "n"), ("数据库", "n"), ("大模型", "n"),
+    ("知识图谱", "n"), ("机器学习", "n"), ("人工智能", "n"), ("编程", "vn"), ("自动化", "n"), ("精通", "v"),
+    ("任教", "v"), ("擅长", "v"), ("就读", "v"), ("就职", "v"), ("任职", "v"), ("毕业", "v"), ("出生", "v"),
+    ("居住", "v"), ("位于", "v"), ("来自", "v"), ("搭建", "v"), ("喜欢", "v"), ("讨厌", "v"), ("热爱", "v"),
+    ("最爱", "v"), ("上班", "v"), ("入职", "v"), ("创办", "v"), ("创立", "v"), ("搬到", "v"), ("搬去", "v"),
+    ("移居", "v"), ("定居", "v"), ("掌握", "v"), ("支持", "v"), ("包含", "v"), ("使用", "v"), ("养", "v"),
+    ("开发", "v"), ("感兴趣", "v"), ("嫁给", "v"), ("实习", "v"), ("我家", "r"),
+)
+# fmt: on
+
+# Words that must win against a competing cut (我/家养 instead of 我家/养).
+_FORCED_FREQ: dict[str, int] = {"我家": 200000}
+
+
+def user_words() -> list[tuple[str, str]]:
+    """Return the user dictionary: gazetteer names plus the fixed extra words.
+
+    Returns:
+        ``(word, jieba tag)`` pairs. Only names without spaces can be jieba words;
+        multi-word latin names (VS Code) are re-joined by the extractor instead.
+    """
+    words: dict[str, str] = {}
+    for name in _types.FOODS:
+        if _CJK_RE.search(name):
+            words[name] = "n"
+    for name in _types.TOOLS | _types.LANGUAGES:
+        if " " not in name and _CJK_RE.search(name):
+            words[name] = "nz"
+    for name in _types.PLACES:
+        if _CJK_RE.search(name):
+            words[name] = "ns"
+    for name in _types.ORGANIZATIONS:
+        if _CJK_RE.search(name):
+            words[name] = "nt"
+    for word, tag in _EXTRA_WORDS:
+        words[word] = tag
+    return sorted(words.items())
+
+
+class _Jieba:
+    """Lazily built private jieba tokenizer and POS tagger."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._tokenizer: jieba.Tokenizer | None = None
+        self._tagger: jieba.posseg.POSTokenizer | None = None
+
+    def get(self) -> tuple[jieba.Tokenizer, jieba.posseg.POSTokenizer]:
+        if self._tokenizer is None or self._tagger is None:
+            with self._lock:
+                if self._tokenizer is None or self._tagger is None:
+                    import jieba
+                    import jieba.posseg
+
+                    # jieba logs "Building prefix dict..." at DEBUG on first use.
+                    jieba.setLogLevel(logging.WARNING)
+                    tokenizer = jieba.Tokenizer()
+                    tokenizer.initialize()
+                    for word, tag in user_words():
+                        tokenizer.add_word(word, freq=_FORCED_FREQ.get(word), tag=tag)
+                    self._tagger = jieba.posseg.POSTokenizer(tokenizer)
+                    self._tokenizer = tokenizer
+        assert self._tokenizer is not None and self._tagger is not None
+        return self._tokenizer, self._tagger
+
+
+_JIEBA = _Jieba()
+
+
+def initialize() -> None:
+    """Load jieba and the user dictionary now instead of on first use."""
+    _JIEBA.get()
+
+
+def has_cjk(text: str) -> bool:
+    """Return True when ``text`` contains at least one CJK ideograph."""
+    return bool(_CJK_RE.search(text))
+
+
+def detect_language(text: str) -> Literal["zh", "en"]:
+    """Detect the language of a text: any CJK ideograph makes it Chinese.
+
+    Args:
+        text: Any text.
+
+    Returns:
+        ``"zh"`` or ``"en"``.
+    """
+    return "zh" if has_cjk(text) else "en"
+
+
+def is_latin(word: str) -> bool:
+    """Return True for a latin/digit token such as ``n8n``, ``Node.js`` or ``C++``."""
+    return bool(_LATIN_RE.match(word))
+
+
+def is_punct(word: str) -> bool:
+    """Return True for a token made only of punctuation, symbols or spaces."""
+    return bool(_PUNCT_RE.match(word)) and "+" not in word and "#" not in word
+
+
+def join_words(words: list[str]) -> str:
+    """Join tokens into one surface form.
+
+    A space goes only between two latin tokens, so ``["n8n", "Code", "节点"]``
+    becomes ``"n8n Code节点"`` however the source spaced it. That gives one stable
+    spelling per name across "n8n的Code节点" and "n8n 的 Code 节点".
+
+    Args:
+        words: Tokens in order.
+
+    Returns:
+        The joined text.
+    """
+    out = ""
+    previous = ""
+    for word in words:
+        word = word.strip()
+        if not word:
+            continue
+        if out and is_latin(previous[-1:]) and is_latin(word[:1]):
+            out += " "
+        out += word
+        previous = word
+    return out
+
+
+def cut(text: str) -> list[str]:
+    """Segment text with jieba (whitespace tokens dropped)."""
+    tokenizer, _ = _JIEBA.get()
+    return [w for w in tokenizer.cut(text) if w.strip()]
+
+
+def pos_tag(text: str) -> list[tuple[str, str]]:
+    """Part-of-speech tag text with jieba.posseg (whitespace tokens dropped).
+
+    Args:
+        text: Chinese (or mixed) text.
+
+    Returns:
+        ``(word, flag)`` pairs with jieba's ICTCLAS-style flags (n, v, nr, ns, eng ...).
+    """
+    _, tagger = _JIEBA.get()
+    return [(pair.word, pair.flag) for pair in tagger.cut(text) if pair.word.strip()]
+
+
+def _merge_short_names(words: list[str]) -> list[str]:
+    # jieba cuts 小李 / 老王 into two characters; glue them back so a search for
+    # the name finds it.
+    out: list[str] = []
+    for word in words:
+        if out and out[-1] in {"小", "老", "阿"} and len(word) == 1 and word in _types.SURNAMES_ZH:
+            out[-1] += word
+        else:
+            out.append(word)
+    return out
+
+
+def tokens(text: str) -> list[str]:
+    """Tokens for keyword search: jieba words plus latin words, lower-cased.
+
+    Punctuation is dropped; latin words keep inner dots and pluses (node.js, c++).
+
+    Args:
+        text: Any text, Chinese, English or mixed.
+
+    Returns:
+        Lower-cased tokens in order of appearance (duplicates kept).
+    """
+    out: list[str] = []
+    if not has_cjk(text):
+        return [w.casefold().strip("'’") for w in _WORD_RE.findall(text)]
+    for word in _merge_short_names(cut(text)):
+        if is_punct(word):
+            continue
+        if has_cjk(word):
+            out.append(word.casefold())
+        else:
+            out.extend(w.casefold().strip("'’") for w in _WORD_RE.findall(word))
+    return out

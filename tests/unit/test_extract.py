@@ -1,0 +1,573 @@
+"""Tests for the offline rule-based Reader (``language.extract``) and its helpers.
+
+Every extraction case states the complete set of (subject, predicate, object,
+negated) the sentence must produce, so both missed facts and junk facts fail.
+The "everyday" tables were written before the rules were tuned on them.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from language.extract import extract_quintuples, split_sentences
+from language.filters import is_non_factual
+from language.segment import detect_language, join_words, tokens
+from language.types import guess_type
+
+Triple = tuple[str, str, str, bool]
+
+
+def triples(text: str, speaker: str | None = None) -> set[Triple]:
+    """The (subject, predicate, object, negated) set extracted from ``text``."""
+    return {(q.subject, q.predicate, q.object, q.negated) for q in extract_quintuples(text, speaker)}
+
+
+def one(text: str, speaker: str | None = None, predicate: str | None = None):
+    """The single quintuple of ``text`` (with ``predicate`` when given)."""
+    found = [q for q in extract_quintuples(text, speaker) if predicate is None or q.predicate == predicate]
+    assert len(found) == 1, found
+    return found[0]
+
+
+# --- the seed sentences -------------------------------------------------------------------
+
+SEED_CASES: list[tuple[str, str | None, set[Triple]]] = [
+    (
+        "小李目前在用 n8n 搭建自动化工作流。",
+        None,
+        {("小李", "用", "n8n", False), ("小李", "搭建", "自动化工作流", False)},
+    ),
+    (
+        "n8n的 Code 节点支持Python 和 JS 脚本",
+        None,
+        {
+            ("n8n Code节点", "支持", "Python", False),
+            ("n8n Code节点", "支持", "JS", False),
+            ("n8n", "包含", "n8n Code节点", False),
+        },
+    ),
+    ("小李精通 Python。", None, {("小李", "精通", "Python", False)}),
+    ("张三的导师是李四", None, {("张三", "导师", "李四", False)}),
+    ("李四在清华大学任教", None, {("李四", "任教", "清华大学", False)}),
+    ("Frank Herbert wrote Dune.", None, {("Frank Herbert", "write", "Dune", False)}),
+    ("Frank Herbert was born in Tacoma.", None, {("Frank Herbert", "born in", "Tacoma", False)}),
+    ("Frank Herbert is the author of Dune.", None, {("Dune", "author", "Frank Herbert", False)}),
+    ("Dune was written by Frank Herbert.", None, {("Frank Herbert", "write", "Dune", False)}),
+    ("I love eating tomatoes", "Alice", {("Alice", "love eating", "tomatoes", False)}),
+    ("我很喜欢吃西红柿", "小王", {("小王", "喜欢吃", "西红柿", False)}),
+    ("我最爱的水果是西红柿", "小王", {("小王", "最爱的水果", "西红柿", False)}),
+    ("My favourite food is sushi", "Alice", {("Alice", "favourite food", "sushi", False)}),
+]
+
+
+@pytest.mark.parametrize(("text", "speaker", "expected"), SEED_CASES)
+def test_seed_sentences(text: str, speaker: str | None, expected: set[Triple]) -> None:
+    assert triples(text, speaker) == expected
+
+
+def test_seed_types_and_confidence() -> None:
+    q = one("小李精通 Python。")
+    assert (q.subject_type, q.object_type, q.confidence) == ("Person", "Language", 0.9)
+    q = one("小李目前在用 n8n 搭建自动化工作流。", predicate="用")
+    assert (q.subject_type, q.object_type) == ("Person", "Tool")
+    q = one("李四在清华大学任教")
+    assert (q.subject_type, q.object_type) == ("Person", "Organization")
+    q = one("Frank Herbert was born in Tacoma.")
+    assert (q.subject_type, q.object_type) == ("Person", "Place")
+    q = one("我很喜欢吃西红柿", "小王")
+    assert (q.subject_type, q.object_type) == ("Person", "Food")
+    assert q.source_span == "我很喜欢吃西红柿"
+
+
+# --- negation, coordination, time, hedges ---------------------------------------------------
+
+NEGATION_CASES: list[tuple[str, str, set[Triple]]] = [
+    ("我不用 Python 了", "小王", {("小王", "用", "Python", True)}),
+    ("我没有用过Java", "小王", {("小王", "用", "Java", True)}),
+    ("小红不喜欢吃辣。", "小王", {("小红", "喜欢", "吃辣", True)}),
+    ("我们公司不用Java。", "小王", {("我们公司", "用", "Java", True)}),
+    ("我从来没去过日本。", "小王", {("小王", "去", "日本", True)}),
+    ("我不会开车。", "小王", {("小王", "会", "开车", True)}),
+    ("I no longer use Python.", "Alice", {("Alice", "use", "Python", True)}),
+    ("I don't like coffee.", "Alice", {("Alice", "like", "coffee", True)}),
+    ("Kate doesn't drink alcohol.", "Alice", {("Kate", "drink", "alcohol", True)}),
+    ("Lucy never eats breakfast.", "Alice", {("Lucy", "eat", "breakfast", True)}),
+    ("I no longer work at Microsoft.", "Alice", {("Alice", "work at", "Microsoft", True)}),
+    (
+        "I don't use Windows anymore; I use a Mac now.",
+        "Alice",
+        {("Alice", "use", "Windows", True), ("Alice", "use", "Mac", False)},
+    ),
+    ("我已经不用微信了，现在只用飞书。", "小王", {("小王", "用", "微信", True), ("小王", "用", "飞书", False)}),
+]
+
+
+@pytest.mark.parametrize(("text", "speaker", "expected"), NEGATION_CASES)
+def test_negation(text: str, speaker: str, expected: set[Triple]) -> None:
+    assert triples(text, speaker) == expected
+
+
+COORDINATION_CASES: list[tuple[str, str, set[Triple]]] = [
+    ("老王会说英语和日语", "小王", {("老王", "会说", "英语", False), ("老王", "会说", "日语", False)}),
+    ("赵敏精通日语和韩语。", "小王", {("赵敏", "精通", "日语", False), ("赵敏", "精通", "韩语", False)}),
+    (
+        "我用Node.js和C++写代码",
+        "小王",
+        {("小王", "用", "Node.js", False), ("小王", "用", "C++", False), ("小王", "写", "代码", False)},
+    ),
+    ("李雷和韩梅梅都在微软工作", "小王", {("李雷", "工作", "微软", False), ("韩梅梅", "工作", "微软", False)}),
+    (
+        "小张会Python、Go与Rust",
+        None,
+        {("小张", "会", "Python", False), ("小张", "会", "Go", False), ("小张", "会", "Rust", False)},
+    ),
+    (
+        "I speak English, French and German.",
+        "Alice",
+        {
+            ("Alice", "speak", "English", False),
+            ("Alice", "speak", "French", False),
+            ("Alice", "speak", "German", False),
+        },
+    ),
+    (
+        "I know Python and JavaScript.",
+        "Alice",
+        {("Alice", "know", "Python", False), ("Alice", "know", "JavaScript", False)},
+    ),
+    (
+        "n8n's Code node supports Python and JS.",
+        None,
+        {
+            ("n8n's Code node", "support", "Python", False),
+            ("n8n's Code node", "support", "JS", False),
+            ("n8n", "has", "n8n's Code node", False),
+        },
+    ),
+    (
+        "Alice lives in Paris and works at Google.",
+        None,
+        {("Alice", "live in", "Paris", False), ("Alice", "work at", "Google", False)},
+    ),
+    (
+        "Olivia is from Brazil but lives in Portugal.",
+        None,
+        {("Olivia", "come from", "Brazil", False), ("Olivia", "live in", "Portugal", False)},
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "speaker", "expected"), COORDINATION_CASES)
+def test_coordination(text: str, speaker: str | None, expected: set[Triple]) -> None:
+    assert triples(text, speaker) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "valid_from"),
+    [
+        ("我去年搬到了上海", "去年"),
+        ("我2023年加入了阿里巴巴", "2023年"),
+        ("从2020年起我住在上海", "从2020年起"),
+        ("小刘从2019年开始在阿里巴巴工作。", "从2019年开始"),
+        ("I moved to Berlin in 2020.", "in 2020"),
+        ("In 2019, I joined OpenAI.", "In 2019"),
+        ("Jane has been living in London since 2018.", "since 2018"),
+    ],
+)
+def test_valid_from(text: str, valid_from: str) -> None:
+    assert one(text, "小王" if detect_language(text) == "zh" else "Alice").valid_from == valid_from
+
+
+@pytest.mark.parametrize(
+    ("text", "confidence"),
+    [
+        ("小李精通 Python。", 0.9),
+        ("王老师教我们数学", 0.7),
+        ("他可能住在北京", 0.5),
+        ("Maybe Bob likes tea.", 0.5),
+        ("I think Alice prefers Rust.", 0.5),
+        ("Mary thinks Tom likes jazz.", 0.5),
+        ("Bob works at Google.", 0.9),
+        ("I bought a new bike yesterday.", 0.7),
+    ],
+)
+def test_confidence(text: str, confidence: float) -> None:
+    found = extract_quintuples("张伟是工程师。" + text if text.startswith("他") else text, "小王")
+    assert found[-1].confidence == confidence
+
+
+# --- speaker --------------------------------------------------------------------------------
+
+
+def test_first_person_becomes_the_speaker() -> None:
+    assert triples("我在腾讯公司工作", "小王") == {("小王", "工作", "腾讯公司", False)}
+    assert triples("I work at Google.", "Alice") == {("Alice", "work at", "Google", False)}
+    assert one("我在腾讯公司工作", "小王").subject_type == "Person"
+
+
+def test_no_speaker_means_user() -> None:
+    assert triples("我在腾讯公司工作") == {("user", "工作", "腾讯公司", False)}
+    assert triples("I work at Google.") == {("user", "work at", "Google", False)}
+    assert triples("My favourite food is sushi") == {("user", "favourite food", "sushi", False)}
+
+
+def test_we_is_left_alone() -> None:
+    assert triples("我们下个月搬去广州。", "小王") == {("我们", "搬去", "广州", False)}
+
+
+def test_pronouns_resolve_to_the_last_person_or_are_dropped() -> None:
+    assert triples("他毕业于北京大学") == set()
+    assert ("张三", "毕业于", "北京大学", False) in triples("张三是程序员。他毕业于北京大学。")
+    assert triples("She is interested in machine learning.") == set()
+    assert ("Emma", "interested in", "machine learning", False) in triples(
+        "Emma is a doctor. She is interested in machine learning."
+    )
+    # An unknown 她 must not hand the next clause to the speaker.
+    assert triples("她叫王丽，在银行上班。", "小王") == set()
+
+
+# --- non-facts -----------------------------------------------------------------------------
+
+NON_FACTS: dict[str, list[str]] = {
+    "hypothetical": [
+        "如果我有钱，我就买一套房子。",
+        "假如明天下雨，我们就不去了。",
+        "要是我会说法语就好了。",
+        "万一他不来怎么办",
+        "If I were rich, I would buy a boat.",
+        "Suppose Alice moved to Paris.",
+        "I wish I lived in Tokyo.",
+        "I would have joined Google.",
+    ],
+    "metaphor": [
+        "他像一头牛一样壮。",
+        "她的笑容仿佛阳光。",
+        "时间犹如流水。",
+        "他简直是个活字典。",
+        "My boss is a machine.",
+        "She is like a ray of sunshine.",
+        "He is as strong as an ox.",
+    ],
+    "emotion": [
+        "我今天很开心！",
+        "太难过了。",
+        "哈哈哈",
+        "唉，真烦。",
+        "好开心啊",
+        "I'm so happy today!",
+        "Ugh.",
+        "Wow!",
+        "lol",
+        "I am really tired.",
+    ],
+    "small_talk": [
+        "你好！",
+        "早上好",
+        "谢谢你的帮助",
+        "再见",
+        "在吗",
+        "好的",
+        "嗯嗯",
+        "Hi there!",
+        "Hello",
+        "Thanks a lot!",
+        "Bye",
+        "Good morning",
+        "OK",
+        "Sure",
+    ],
+    "question": [
+        "你喜欢吃什么？",
+        "他住在哪里",
+        "小李会Python吗",
+        "Where do you live?",
+        "Do you like sushi?",
+        "What is n8n",
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("reason", "sentence"), [(reason, s) for reason, sentences in NON_FACTS.items() for s in sentences]
+)
+def test_non_facts_are_filtered(reason: str, sentence: str) -> None:
+    assert is_non_factual(sentence) == reason
+    assert extract_quintuples(sentence, "小王") == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "我很喜欢吃西红柿",
+        "我最爱的水果是西红柿",
+        "小李目前在用 n8n 搭建自动化工作流。",
+        "好朋友小张住在北京",
+        "我可以用Python写脚本",
+        "I love eating tomatoes",
+        "I am happy with my new job at Google.",
+        "Frank Herbert wrote Dune.",
+        "Okay Alice lives in Paris.",
+        "他主要是做后端的",
+    ],
+)
+def test_facts_pass_the_filters(sentence: str) -> None:
+    assert is_non_factual(sentence) is None
+
+
+def test_requests_state_nothing() -> None:
+    assert extract_quintuples("请帮我用 Python 写一个爬虫。", "小王") == []
+    assert extract_quintuples("Please use Python for this.", "Alice") == []
+
+
+def test_mixed_text_keeps_only_the_facts() -> None:
+    text = "你好！我叫小王。如果我有钱就去环游世界。我住在杭州，在阿里巴巴工作。哈哈，今天好开心！"
+    assert triples(text, "小王") == {("小王", "住在", "杭州", False), ("小王", "工作", "阿里巴巴", False)}
+
+
+# --- everyday sentences, written before tuning ------------------------------------------------
+
+EVERYDAY_ZH: list[tuple[str, set[Triple]]] = [
+    ("我女朋友在上海读研究生", {("小王女朋友", "读", "研究生", False), ("小王", "女朋友", "小王女朋友", False)}),
+    ("王老师教我们数学", {("王老师", "教", "数学", False)}),
+    ("我家养了两只猫", {("小王", "养", "猫", False)}),
+    ("去年我们去了一趟日本旅游", {("我们", "去", "日本", False)}),
+    ("我每天早上都喝一杯咖啡", {("小王", "喝", "咖啡", False)}),
+    ("小明是我的大学同学", {("小王", "大学同学", "小明", False)}),
+    ("我老婆是杭州人", {("小王老婆", "是", "杭州人", False), ("小王", "老婆", "小王老婆", False)}),
+    ("我用了五年的Java，现在改用Go了", {("小王", "用", "Java", False), ("小王", "改用", "Go", False)}),
+    ("我打算明年去德国读博士", {("小王", "打算去", "德国", False), ("小王", "读", "博士", False)}),
+    ("张伟的爱好是打篮球", {("张伟", "爱好", "打篮球", False)}),
+    ("我对大模型很感兴趣", {("小王", "感兴趣", "大模型", False)}),
+    ("我最近在学Rust", {("小王", "学", "Rust", False)}),
+    ("我出生于1990年", {("小王", "出生于", "1990年", False)}),
+    ("陈老师毕业于复旦大学", {("陈老师", "毕业于", "复旦大学", False)}),
+    ("北京是中国的首都", {("中国", "首都", "北京", False)}),
+    ("我朋友小张在字节跳动上班", {("小张", "上班", "字节跳动", False), ("小王", "朋友", "小张", False)}),
+    ("我妈妈是医生", {("小王妈妈", "是", "医生", False), ("小王", "妈妈", "小王妈妈", False)}),
+    ("我是一名程序员", {("小王", "是", "程序员", False)}),
+    ("我们公司用的是钉钉", {("我们公司", "用", "钉钉", False)}),
+    ("王芳住在杭州市西湖区", {("王芳", "住在", "杭州市西湖区", False)}),
+    ("我姐姐在华为做产品经理。", {("小王姐姐", "做", "产品经理", False), ("小王", "姐姐", "小王姐姐", False)}),
+    ("张老师是北京大学的教授。", {("北京大学", "教授", "张老师", False)}),
+    ("我的生日是五月三号。", {("小王", "生日", "五月三号", False)}),
+    ("我哥哥去年从清华大学毕业了。", {("小王哥哥", "毕业", "清华大学", False), ("小王", "哥哥", "小王哥哥", False)}),
+    (
+        "陈明和他的妻子住在成都。",
+        {("陈明", "住在", "成都", False), ("陈明妻子", "住在", "成都", False), ("陈明", "妻子", "陈明妻子", False)},
+    ),
+    ("刘洋在一家创业公司当设计师。", {("刘洋", "当", "设计师", False)}),
+    ("我女儿特别喜欢画画。", {("小王女儿", "喜欢", "画画", False), ("小王", "女儿", "小王女儿", False)}),
+    ("王强的公司在深圳南山区。", {("王强公司", "在", "深圳南山区", False), ("王强", "有", "王强公司", False)}),
+    ("我爸爸是一名退休教师。", {("小王爸爸", "是", "退休教师", False), ("小王", "爸爸", "小王爸爸", False)}),
+    ("我最近迷上了咖啡。", {("小王", "迷上", "咖啡", False)}),
+    ("李娜是上海交通大学的学生。", {("上海交通大学", "学生", "李娜", False)}),
+    ("小陈每天骑自行车上班。", {("小陈", "骑", "自行车", False)}),
+    ("我奶奶住在乡下。", {("小王奶奶", "住在", "乡下", False), ("小王", "奶奶", "小王奶奶", False)}),
+    ("我上个月换了新工作。", {("小王", "换", "新工作", False)}),
+    ("孙悟空的师父是唐僧。", {("孙悟空", "师父", "唐僧", False)}),
+    ("我在学习机器学习。", {("小王", "学习", "机器学习", False)}),
+    ("我的电脑是一台MacBook。", {("小王电脑", "是", "MacBook", False), ("小王", "有", "小王电脑", False)}),
+    ("周末我一般在家写代码。", {("小王", "写", "代码", False)}),
+    ("老李每周末都去爬山。", {("老李", "去", "爬山", False)}),
+    ("我喜欢看电影", {("小王", "喜欢看", "电影", False)}),
+    ("这个项目是用Vue写的", {("项目", "用", "Vue", False)}),
+    # Updates and reported speech (the association article's "I moved to Node.js").
+    ("小李以前用Python，现在用Node.js。", {("小李", "用", "Python", False), ("小李", "用", "Node.js", False)}),
+    ("我不再用Python了，我转向Node.js了。", {("小王", "用", "Python", True), ("小王", "转向", "Node.js", False)}),
+    ("OpenAI公司发布了GPT-4。", {("OpenAI公司", "发布", "GPT-4", False)}),
+    (
+        "我们的Neo4j数据库部署在AWS上。",
+        {("我们Neo4j数据库", "部署在", "AWS", False), ("我们", "有", "我们Neo4j数据库", False)},
+    ),
+    ("小李说他精通Python。", {("小李", "精通", "Python", False)}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), EVERYDAY_ZH)
+def test_everyday_chinese(text: str, expected: set[Triple]) -> None:
+    assert triples(text, "小王") == expected
+
+
+EVERYDAY_EN: list[tuple[str, set[Triple]]] = [
+    ("Bob works at Google.", {("Bob", "work at", "Google", False)}),
+    ("She is interested in machine learning.", set()),
+    ("My sister is a nurse.", {("Alice's sister", "is", "nurse", False), ("Alice", "sister", "Alice's sister", False)}),
+    ("My sister is Carol.", {("Alice", "sister", "Carol", False)}),
+    (
+        "I use n8n to build automation workflows.",
+        {("Alice", "use", "n8n", False), ("Alice", "build", "automation workflows", False)},
+    ),
+    ("The capital of France is Paris.", {("France", "capital", "Paris", False)}),
+    ("Tom is married to Lucy.", {("Tom", "married to", "Lucy", False)}),
+    ("I am a software engineer.", {("Alice", "is", "software engineer", False)}),
+    ("I have a cat named Max.", {("Alice", "have", "cat", False)}),
+    ("Carol is my brother's wife.", {("Alice's brother", "wife", "Carol", False)}),
+    (
+        "My brother and I both love hiking.",
+        {
+            ("Alice's brother", "love", "hiking", False),
+            ("Alice", "brother", "Alice's brother", False),
+            ("Alice", "love", "hiking", False),
+        },
+    ),
+    (
+        "Our team switched from Jira to Linear last month.",
+        {("Our team", "switch from", "Jira", False), ("Our team", "switch to", "Linear", False)},
+    ),
+    ("Emma studied physics at Oxford.", {("Emma", "study", "physics", False), ("Emma", "study at", "Oxford", False)}),
+    ("Grace is originally from Canada.", {("Grace", "come from", "Canada", False)}),
+    (
+        "I work as a data scientist at Spotify.",
+        {("Alice", "work as", "data scientist", False), ("Alice", "work at", "Spotify", False)},
+    ),
+    ("My manager is Sarah Lee.", {("Alice", "manager", "Sarah Lee", False)}),
+    ("The Eiffel Tower is located in Paris.", {("Eiffel Tower", "located in", "Paris", False)}),
+    (
+        "I live with my parents in Shanghai.",
+        {("Alice", "live with", "Alice's parents", False), ("Alice", "live in", "Shanghai", False)},
+    ),
+    ("I don't have a car.", {("Alice", "have", "car", True)}),
+    (
+        "My husband works as a nurse at St Mary's Hospital.",
+        {
+            ("Alice's husband", "work as", "nurse", False),
+            ("Alice", "husband", "Alice's husband", False),
+            ("Alice's husband", "work at", "St Mary's Hospital", False),
+        },
+    ),
+    (
+        "Tom's brother plays guitar in a band.",
+        {("Tom's brother", "play", "guitar", False), ("Tom", "brother", "Tom's brother", False)},
+    ),
+    ("I have been vegetarian since 2015.", {("Alice", "is", "vegetarian", False)}),
+    (
+        "Maria teaches Spanish at a local school.",
+        {("Maria", "teach", "Spanish", False), ("Maria", "teach at", "local school", False)},
+    ),
+    ("David is the CEO of Acme Corp.", {("Acme Corp", "CEO", "David", False)}),
+    (
+        "My daughter was born in Seattle in 2019.",
+        {("Alice's daughter", "born in", "Seattle", False), ("Alice", "daughter", "Alice's daughter", False)},
+    ),
+    ("I'm learning to play the violin.", {("Alice", "learn to play", "violin", False)}),
+    (
+        "Peter and his wife run a coffee shop.",
+        {
+            ("Peter", "run", "coffee shop", False),
+            ("Peter's wife", "run", "coffee shop", False),
+            ("Peter", "wife", "Peter's wife", False),
+        },
+    ),
+    ("Sam is allergic to cats.", {("Sam", "allergic to", "cats", False)}),
+    (
+        "I switched from Windows to Linux last year.",
+        {("Alice", "switch from", "Windows", False), ("Alice", "switch to", "Linux", False)},
+    ),
+    (
+        "My brother-in-law is a pilot.",
+        {
+            ("Alice's brother-in-law", "is", "pilot", False),
+            ("Alice", "brother-in-law", "Alice's brother-in-law", False),
+        },
+    ),
+    ("Henry retired last year.", set()),
+    ("I bought my first guitar in 2010.", {("Alice", "buy", "Alice's first guitar", False)}),
+    ("Noah hates waiting in line.", {("Noah", "hate", "waiting", False)}),
+    ("I've never been to Japan.", {("Alice", "go to", "Japan", True)}),
+    ("My son loves dinosaurs.", {("Alice's son", "love", "dinosaurs", False), ("Alice", "son", "Alice's son", False)}),
+    ("The company was founded by Steve Jobs.", {("Steve Jobs", "found", "company", False)}),
+    ("Zoe is learning Korean.", {("Zoe", "learn", "Korean", False)}),
+    ("Ben quit his job in June.", {("Ben", "quit", "Ben's job", False)}),
+    (
+        "I don't use Python any more, I moved to Node.js.",
+        {("Alice", "use", "Python", True), ("Alice", "move to", "Node.js", False)},
+    ),
+    (
+        "Xiao Li used to use Python but now uses Node.js.",
+        {("Xiao Li", "use", "Python", False), ("Xiao Li", "use", "Node.js", False)},
+    ),
+    ("Bob said he knows Rust.", {("Bob", "know", "Rust", False)}),
+    ("Bob told me that Alice lives in Rome.", {("Alice", "live in", "Rome", False)}),
+    ("OpenAI released GPT-4 in 2023.", {("OpenAI", "release", "GPT-4", False)}),
+    (
+        "Chris and I went to the same high school.",
+        {("Chris", "go to", "same high school", False), ("Alice", "go to", "same high school", False)},
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), EVERYDAY_EN)
+def test_everyday_english(text: str, expected: set[Triple]) -> None:
+    assert triples(text, "Alice") == expected
+
+
+# --- names and shapes ---------------------------------------------------------------------------
+
+
+def test_names_are_clean() -> None:
+    text = '我喜欢“三体”。小李精通 Python！Frank Herbert wrote "Dune".'
+    for q in extract_quintuples(text, "小王"):
+        for name in (q.subject, q.object):
+            assert name and name == name.strip(" \"'“”。！.!,，")
+
+
+def test_clauses_are_not_entities() -> None:
+    long_object = "I like very long winding stories about dragons and knights and castles far away"
+    for q in extract_quintuples(long_object, "Alice"):
+        assert len(q.object.split()) <= 8
+
+
+def test_split_sentences() -> None:
+    assert split_sentences("我住在杭州。你呢？I use Node.js daily. Dr. Smith works at MIT!\n好的") == [
+        "我住在杭州。",
+        "你呢？",
+        "I use Node.js daily.",
+        "Dr. Smith works at MIT!",
+        "好的",
+    ]
+
+
+def test_segment_helpers() -> None:
+    assert detect_language("I use n8n") == "en"
+    assert detect_language("I use 钉钉") == "zh"
+    assert join_words(["n8n", "Code", "节点"]) == "n8n Code节点"
+    assert join_words(["VS", "Code"]) == "VS Code"
+    toks = tokens("小李在用 n8n 和 LangGraph，西红柿！")
+    assert {"小李", "n8n", "langgraph", "西红柿"} <= set(toks)
+    assert "，" not in toks and "！" not in toks
+    assert tokens("Frank Herbert's Dune, Node.js & C++") == ["frank", "herbert's", "dune", "node.js", "c++"]
+
+
+@pytest.mark.parametrize(
+    ("name", "pos", "predicate", "expected"),
+    [
+        ("Python", None, None, "Language"),
+        ("JS", None, None, "Language"),
+        ("n8n", None, None, "Tool"),
+        ("Node.js", None, None, "Tool"),
+        ("腾讯公司", None, None, "Organization"),
+        ("Acme Inc.", None, None, "Organization"),
+        ("University of Oxford", None, None, "Organization"),
+        ("杭州市", None, None, "Place"),
+        ("London", None, None, "Place"),
+        ("小李", None, None, "Person"),
+        ("王老师", None, None, "Person"),
+        ("Dr. Who", None, None, "Person"),
+        ("李四", "nr", None, "Person"),
+        ("西湖区", "ns", None, "Place"),
+        ("2023年", None, None, "Time"),
+        ("last year", None, None, "Time"),
+        ("西红柿", None, None, "Food"),
+        ("pizza", None, None, "Food"),
+        ("Tacoma", None, "born in", "Place"),
+        ("Globex", None, "work at", "Organization"),
+        ("包子铺", None, "住在", "Place"),
+        ("Grafana", None, "use", "Tool"),
+        ("泰语", None, "精通", "Language"),
+        ("Apple", None, None, "Organization"),
+        ("apple", None, None, "Food"),
+        ("fairness", None, None, "Concept"),
+    ],
+)
+def test_guess_type(name: str, pos: str | None, predicate: str | None, expected: str) -> None:
+    assert guess_type(name, pos, predicate) == expected
