@@ -3,8 +3,12 @@
 There is no tagger for English in the offline build, so verbs are recognised from
 a list of common base forms plus regular inflection (-s, -ed, -ing) and a table of
 irregular forms. ``lemma`` maps an inflected verb to its base ("wrote" -> "write",
-"using" -> "use") so that a fact stored from "Frank Herbert wrote Dune" matches a
-question "Who writes ...?" by the same predicate word.
+"using" -> "use"); the reader uses it to recognise verbs and to type entities, and
+the question analyser adds it to the keywords. Stored predicates keep the verb as
+written, so the reverse direction is here too: ``third_person`` ("use" -> "uses"),
+``past_tense`` ("write" -> "wrote") and ``past_from_participle`` ("written" ->
+"wrote") rebuild a simple tense when the sentence used an auxiliary construction
+("is using", "has written", "was written by").
 """
 
 from __future__ import annotations
@@ -62,6 +66,32 @@ IRREGULAR: dict[str, str] = {
     "founded": "found", "lives": "live", "studies": "study", "flies": "fly", "tries": "try", "dies": "die",
     "lying": "lie", "dying": "die", "ties": "tie",
 }
+
+# Simple past of the irregular base verbs (the regular ones take -ed).
+IRREGULAR_PAST: dict[str, str] = {
+    "be": "was", "have": "had", "do": "did", "go": "went", "write": "wrote", "eat": "ate", "drink": "drank",
+    "speak": "spoke", "know": "knew", "take": "took", "make": "made", "give": "gave", "get": "got",
+    "buy": "bought", "build": "built", "teach": "taught", "think": "thought", "bring": "brought",
+    "find": "found", "leave": "left", "meet": "met", "run": "ran", "see": "saw", "sell": "sold", "tell": "told",
+    "grow": "grew", "become": "became", "begin": "began", "choose": "chose", "drive": "drove", "fall": "fell",
+    "feel": "felt", "fly": "flew", "forget": "forgot", "hold": "held", "keep": "kept", "lead": "led",
+    "lose": "lost", "pay": "paid", "ride": "rode", "sing": "sang", "sit": "sat", "sleep": "slept",
+    "spend": "spent", "stand": "stood", "swim": "swam", "understand": "understood", "win": "won", "wear": "wore",
+    "come": "came", "say": "said", "hear": "heard", "send": "sent", "lend": "lent", "mean": "meant",
+    "rise": "rose", "steal": "stole", "throw": "threw", "wake": "woke", "hang": "hung", "hide": "hid",
+    "break": "broke", "catch": "caught", "fight": "fought", "dream": "dreamt",
+    "bear": "bore", "beat": "beat", "cost": "cost", "cut": "cut", "hit": "hit", "hurt": "hurt", "let": "let",
+    "put": "put", "quit": "quit", "read": "read", "set": "set", "shut": "shut", "deal": "dealt",
+    "draw": "drew", "feed": "fed", "forgive": "forgave", "upset": "upset",
+}
+# Final consonants doubled before -ed ("stop" -> "stopped", "prefer" -> "preferred").
+DOUBLE_FINAL: frozenset[str] = frozenset(
+    {
+        "admit", "beg", "chat", "clap", "commit", "control", "drop", "fit", "grab", "hug", "jog", "nod", "occur",
+        "plan", "plug", "prefer", "refer", "rob", "rub", "ship", "shop", "skip", "slip", "step", "stop", "submit",
+        "swap", "tap", "trip", "wrap",
+    }
+)
 
 BE_FORMS: frozenset[str] = frozenset(
     {
@@ -274,3 +304,64 @@ def is_base_verb(word: str) -> bool:
 def is_capitalised(word: str) -> bool:
     """Return True for a word starting with an upper-case letter."""
     return word[:1].isupper()
+
+
+def third_person(base: str) -> str:
+    """Return the third-person singular present of a base verb ("use" -> "uses").
+
+    Args:
+        base: A base verb form such as "use", "study", "teach", "go".
+
+    Returns:
+        The -s form ("uses", "studies", "teaches", "goes"; "is", "has", "does").
+    """
+    w = base.lower()
+    special = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+    if w in special:
+        return special[w]
+    if w.endswith("y") and len(w) > 1 and w[-2] not in _VOWELS:
+        return w[:-1] + "ies"
+    if w.endswith(("s", "sh", "ch", "x", "z", "o")):
+        return w + "es"
+    return w + "s"
+
+
+def past_tense(base: str) -> str:
+    """Return the simple past of a base verb ("write" -> "wrote", "use" -> "used").
+
+    Args:
+        base: A base verb form.
+
+    Returns:
+        The irregular past when known, else the regular -ed form ("studied",
+        "stopped", "moved", "worked").
+    """
+    w = base.lower()
+    if w in IRREGULAR_PAST:
+        return IRREGULAR_PAST[w]
+    if w.endswith("e"):
+        return w + "d"
+    if w.endswith("y") and len(w) > 1 and w[-2] not in _VOWELS:
+        return w[:-1] + "ied"
+    if w in DOUBLE_FINAL:
+        return w + w[-1] + "ed"
+    return w + "ed"
+
+
+def past_from_participle(word: str) -> str:
+    """Return the simple past that goes with a past participle ("written" -> "wrote").
+
+    Regular participles are their own past ("founded", "used"); irregular ones are
+    mapped through their base ("eaten" -> "ate", "been" -> "was", "found" -> "found").
+
+    Args:
+        word: A past participle as written.
+
+    Returns:
+        The simple past form, lower-cased.
+    """
+    w = word.lower()
+    if w.endswith("ed"):
+        return w
+    base = lemma(w)
+    return past_tense(base) if base in IRREGULAR_PAST else w

@@ -25,8 +25,9 @@ Conventions shared by both languages:
   pronoun as an entity. A clause without a subject continues the previous
   clause's subject, or (when a speaker is given) is about the speaker.
 * Predicates keep their surface form in Chinese (喜欢吃, 住在, 毕业于; aspect
-  particles and adverbs dropped, 最 kept) and are lemmatised in English (verb base
-  form plus particle: "work at", "write", "born in"; the copula is "is").
+  particles and adverbs dropped, 最 kept) and are kept as written in English
+  ("works at", "wrote", "born in"; the copula is "is"); ``language.predicates``
+  maps every wording to one canonical key.
 * Confidence is 0.9 for the clear patterns (copula, attribute, known relation
   verbs), 0.7 for the generic subject-verb-object fallback, 0.6 for a subject
   implied from the speaker, 0.5 when hedged (可能/也许/maybe/probably/I think).
@@ -37,6 +38,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from language import english
 from language import types as _types
 from language.filters import is_non_factual
 from language.segment import detect_language, has_cjk, is_punct
@@ -219,8 +221,34 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
         reader = extract_zh if detect_language(sentence) == "zh" else extract_en
         for draft in reader.read_sentence(sentence, ctx):
             for quintuple in finish(draft, sentence, ctx):
+                if reader is extract_en:
+                    quintuple = _speaker_in_third_person(quintuple, sentence, me)
                 key = (quintuple.subject, quintuple.predicate, quintuple.object, quintuple.negated)
                 if key not in seen:
                     seen.add(key)
                     out.append(quintuple)
     return out
+
+
+_FIRST_PERSON_PROGRESSIVE = re.compile(r"\bI(?:\s+am|'m)\s+([a-z]+ing)\b")
+_FIRST_PERSON_VERB = re.compile(r"\bI\s+(?:really\s+|also\s+|usually\s+|often\s+|always\s+)?([a-z]+)\b")
+
+
+def _speaker_in_third_person(quintuple: Quintuple, sentence: str, me: str) -> Quintuple:
+    """Inflect a first-person verb for the speaker it now belongs to.
+
+    "I play the guitar" is stored as (Dan, plays, guitar): the fact is shown as a
+    sentence about Dan, and "Dan play guitar" reads as broken English.
+    """
+    if quintuple.subject != me:
+        return quintuple
+    first, _, rest = quintuple.predicate.partition(" ")
+    match = _FIRST_PERSON_VERB.search(sentence)
+    progressive = _FIRST_PERSON_PROGRESSIVE.search(sentence)
+    stated = match and match.group(1) == first and first not in {"am", "was", "do"}
+    if not stated and not (progressive and english.lemma(progressive.group(1)) == first):
+        return quintuple
+    if english.lemma(first) != first:  # already past or inflected ("used")
+        return quintuple
+    inflected = english.third_person(first)
+    return quintuple.model_copy(update={"predicate": f"{inflected} {rest}".strip()})

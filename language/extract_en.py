@@ -6,13 +6,30 @@ No tagger ships offline, so a clause is read with word lists and light morpholog
     [time/hedge] subject [aux/adverbs/negation] verb [complement] [particle] object
         ([and|to] verb object)*
 
-Predicates are lemmatised to the base verb plus any particle: "works at" ->
-"work at", "wrote" -> "write", "is using" -> "use", "moved to" -> "move to".
-Copular forms are special: "X is Y" -> (X, is, Y); "was born in" -> "born in";
-"is interested in" -> "interested in"; "is from" -> "come from"; passive
-"Dune was written by Frank Herbert" -> (Frank Herbert, write, Dune). Attribute
-statements put the owner first: "X's Y is Z", "the Y of X is Z", "Z is the Y of
-X" and "Z is X's Y" all give (X, Y, Z).
+Predicates keep the verb group as written, so a fact reads back as a sentence
+("Alice works at Acme Corp"); ``language.predicates.predicate_key`` folds the
+wordings for matching. Auxiliaries, adverbs and negation are not part of the
+relation (negation sets ``negated``). By shape of the verb group:
+
+* no auxiliary: the verb as written plus gerund, "to"-verb or particle: "works
+  at", "wrote", "love eating" (first person keeps "love"), "never eats" -> "eats";
+* do-support, modals, "used to": the base verb as written: "does not use" ->
+  "use", "no longer use" -> "use", "can speak" -> "speak";
+* progressive (be + -ing): the simple tense and person of the "be": "is using" ->
+  "uses", "am/are using" -> "use", "was using" -> "used", "has been living in" ->
+  "lives in";
+* perfect (have + participle): the simple past: "has written" -> "wrote", "have
+  lived in" -> "lived in";
+* passive with an agent: the active verb in the tense of the "be", agent first:
+  "Dune was written by Frank Herbert" -> (Frank Herbert, wrote, Dune), "is used
+  by" -> "uses".
+
+Copular forms keep their compact predicates: "X is Y" -> (X, is, Y); "was born
+in" -> "born in"; "is interested in" -> "interested in"; "is from" -> "come
+from"; "has been to" -> "go to". Attribute statements put the owner first: "X's
+Y is Z", "the Y of X is Z", "Z is the Y of X" and "Z is X's Y" all give (X, Y, Z).
+Entity types and confidence are still judged on the lemma ("work at", "write"),
+which is what the hints in ``language.types`` are written for.
 """
 
 from __future__ import annotations
@@ -21,7 +38,7 @@ from dataclasses import dataclass, field
 
 from language import english as en
 from language import types as _types
-from language.extract import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Context, Draft
+from language.extract import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Context, Draft, clean_name
 
 # fmt: off
 SUBJECT_PRONOUNS = {
@@ -403,11 +420,12 @@ def _tail_relations(
 ) -> list[Draft]:
     """Facts carried by prepositional phrases after the object.
 
-    "Emma studied physics at Oxford" also says (Emma, study at, Oxford); only
+    "Emma studied physics at Oxford" also says (Emma, studied at, Oxford); only
     named objects count, so "use Slack at work" adds nothing.
     """
     drafts: list[Draft] = []
     verb = predicate.split(" ")[0]
+    base = en.lemma(verb)
     j = start
     while j < end:
         lw = ws[j].lower()
@@ -418,14 +436,46 @@ def _tail_relations(
                 en.is_capitalised(obj_words[0]) or _types.guess_type(" ".join(obj_words)) != _types.CONCEPT
             )
             if named:
-                conf = _confidence(verb, state)
+                conf = _confidence(base, state)
+                objects = _object_names(obj_words, ctx)
                 drafts += _emit(
-                    subjects, f"{verb} {lw}", _object_names(obj_words, ctx), neg, min(conf, FALLBACK), valid_from, ctx
+                    subjects, f"{verb} {lw}", objects, neg, min(conf, FALLBACK), valid_from, ctx, f"{base} {lw}"
                 )
             j = max(stop, j + 1)
         else:
             j += 1
     return drafts
+
+
+def _verb_as_written(word: str, base: str, be: str | None, have: str | None) -> str:
+    """The verb of a relation as the sentence states it, without its auxiliaries.
+
+    A verb with no auxiliary, or after do-support, a modal or "used to", is kept as
+    written ("works", "wrote", "use" in "does not use"). Auxiliary constructions
+    become the simple tense they state: the progressive takes the tense and person
+    of its "be" ("is using" -> "uses", "am using" -> "use", "was using" -> "used";
+    "has been living" -> "lives"), the perfect becomes the simple past ("has
+    written" -> "wrote").
+    """
+    if be in en.BE_FORMS and en.is_gerund(word):
+        tense = (have or "have") if be == "been" else be
+        if tense in {"is", "has"}:
+            return en.third_person(base)
+        if tense in {"was", "were", "had"}:
+            return en.past_tense(base)
+        return base
+    if have and en.is_participle(word):
+        return en.past_from_participle(word)
+    return word
+
+
+def _passive_active(participle: str, be: str | None) -> str:
+    """The active verb of a passive, in the tense of its auxiliary ("was written" -> "wrote")."""
+    if be in {"is", "are", "am", "gets", "becomes"}:
+        return en.third_person(en.lemma(participle))
+    if be in {"be", "being", "get", "become", "getting"}:
+        return en.lemma(participle)
+    return en.past_from_participle(participle)
 
 
 def _confidence(core: str, state: State, clear: bool = False) -> float:
@@ -437,6 +487,18 @@ def _confidence(core: str, state: State, clear: bool = False) -> float:
     return conf
 
 
+def _typed(draft: Draft, base: str | None, ctx: Context) -> Draft:
+    """Fill the end types the way ``language.extract.finish`` would from the base form."""
+    if base is None:
+        return draft
+    subject, obj = clean_name(draft.subject), clean_name(draft.object)
+    if draft.subject_type is None and subject != ctx.me:
+        draft.subject_type = _types.guess_type(subject, draft.subject_pos, base, role="subject")
+    if draft.object_type is None and obj != ctx.me:
+        draft.object_type = _types.guess_type(obj, draft.object_pos, base)
+    return draft
+
+
 def _emit(
     subjects: list[Subject],
     predicate: str,
@@ -445,19 +507,30 @@ def _emit(
     conf: float,
     valid_from: str | None,
     ctx: Context,
+    base: str | None = None,
 ) -> list[Draft]:
+    """Draft (subject, predicate, object) for every subject and object.
+
+    ``base`` is the lemma form of a verb predicate ("work at" for "works at"); when
+    given, the ends are typed from it here, because the type hints in
+    ``language.types`` are written for base forms.
+    """
     drafts: list[Draft] = []
     for subject in subjects:
         produced = [
-            Draft(
-                subject.name,
-                predicate,
-                obj,
-                negated=neg,
-                confidence=conf,
-                valid_from=valid_from,
-                subject_type=subject.type,
-                object_type=_types.PERSON if obj == ctx.me else None,
+            _typed(
+                Draft(
+                    subject.name,
+                    predicate,
+                    obj,
+                    negated=neg,
+                    confidence=conf,
+                    valid_from=valid_from,
+                    subject_type=subject.type,
+                    object_type=_types.PERSON if obj == ctx.me else None,
+                ),
+                base,
+                ctx,
             )
             for obj in objects
         ]
@@ -524,6 +597,7 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
     while k < n:
         neg = False
         be: str | None = None
+        have: str | None = None  # perfect auxiliary: "has written", "has been living"
         while k < n:
             lw = ws[k].lower()
             if lw in {"not", "never", "n't"}:
@@ -540,7 +614,8 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
             elif lw == "used" and _lw(ws, k + 1) == "to":
                 k += 1
             elif lw in en.DO_FORMS | en.HAVE_FORMS and _aux_is_auxiliary(ws, k):
-                pass
+                if lw in en.HAVE_FORMS:
+                    have = lw
             elif _is_adverb(ws[k]) or lw in {"both", "all", "each", "together"}:
                 pass
             elif lw in GET_FORMS and (en.is_participle(_lw(ws, k + 1)) or _lw(ws, k + 1) == "born"):
@@ -557,22 +632,27 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
             if en.is_participle(lw) or lw == "born":
                 k += 1
                 if _lw(ws, k) == "by" and lw != "born":
-                    # Passive: "Dune was written by Frank Herbert" -> (Frank Herbert, write, Dune).
+                    # Passive: "Dune was written by Frank Herbert" -> (Frank Herbert, wrote, Dune).
                     end = _take_object(ws, k + 1)
                     agents = _object_names(ws[k + 1 : end], ctx)
                     k, tail_time = _skip_tail(ws, end, state)
-                    conf = _confidence(en.lemma(lw), state, clear=True)
+                    base = en.lemma(lw)
+                    conf = _confidence(base, state, clear=True)
                     for agent in agents:
                         for subject in subjects:
                             drafts.append(
-                                Draft(
-                                    agent,
-                                    en.lemma(lw),
-                                    subject.name,
-                                    negated=neg,
-                                    confidence=conf,
-                                    valid_from=tail_time or valid_from,
-                                    object_type=subject.type,
+                                _typed(
+                                    Draft(
+                                        agent,
+                                        _passive_active(lw, be),
+                                        subject.name,
+                                        negated=neg,
+                                        confidence=conf,
+                                        valid_from=tail_time or valid_from,
+                                        object_type=subject.type,
+                                    ),
+                                    base,
+                                    ctx,
                                 )
                             )
                     break
@@ -581,11 +661,13 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                     predicate += " " + _lw(ws, k)
                     k += 1
                 clear = True
+                base = predicate
             elif lw in en.PARTICLES and lw not in {"of", "as", "by", "like"}:
                 # "is from" -> come from; "has been to" -> go to; else "be in", "be at" ...
                 predicate = {"from": "come from", "to": "go to"}.get(lw, f"be {lw}")
                 k += 1
                 clear = True
+                base = predicate
             elif (
                 _lw(ws, k + 1) in en.PARTICLES
                 and lw not in en.DETERMINERS | en.POSSESSIVES
@@ -597,6 +679,7 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                 predicate = f"{lw} {_lw(ws, k + 1)}"
                 k += 2
                 clear = True
+                base = predicate
             else:
                 end = _take_object(ws, k)
                 obj_words = ws[k:end]
@@ -611,10 +694,11 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
         else:
             if not (en.is_verb(lw) or (lw not in en.STOPWORDS and lw.isalpha() and not en.is_capitalised(w))):
                 break
-            predicate = en.lemma(lw)
-            clear = predicate in CLEAR_VERBS
+            base = en.lemma(lw)
+            predicate = _verb_as_written(lw, base, be, have)
+            clear = base in CLEAR_VERBS
             k += 1
-            if predicate in REPORTING_VERBS:
+            if base in REPORTING_VERBS:
                 # "Bob said (that) he knows Rust": read the reported clause instead.
                 start = k
                 if _lw(ws, start + 1) == "that" and (_lw(ws, start) in en.PRONOUNS or en.is_capitalised(ws[start])):
@@ -622,16 +706,17 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                 if _lw(ws, start) == "that":
                     start += 1
                 if _looks_like_clause(ws, start):
-                    if predicate in {"think", "guess", "believe", "feel"}:
+                    if base in {"think", "guess", "believe", "feel"}:
                         state.hedged = True
                     return drafts + _read_clause(ws[start:], state, ctx)
             gerund = False
+            complement = ""
             if k < n and en.is_gerund(ws[k]):
-                predicate += " " + ws[k].lower()
+                complement = " " + ws[k].lower()
                 k += 1
                 gerund = True
             elif _lw(ws, k) == "to" and k + 1 < n and en.is_base_verb(ws[k + 1]):
-                predicate += " to " + ws[k + 1].lower()
+                complement = " to " + ws[k + 1].lower()
                 k += 2
             if (
                 _lw(ws, k) in en.PARTICLES
@@ -641,8 +726,10 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
             ):
                 # After a gerund only a named object keeps the particle ("love living in Paris",
                 # but "hate waiting in line" is about waiting).
-                predicate += " " + _lw(ws, k)
+                complement += " " + _lw(ws, k)
                 k += 1
+            predicate += complement
+            base += complement
         end = _take_object(ws, k)
         obj_words = ws[k:end]
         if obj_words and _time_at(obj_words, 0) == len(obj_words) and predicate.split(" ")[-1] not in en.PARTICLES:
@@ -652,13 +739,14 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
         if not obj_words and " " in predicate and en.is_gerund(predicate.split(" ")[-1]):
             # "I love hiking": the gerund is what is loved.
             predicate, activity = predicate.rsplit(" ", 1)
+            base = base.rsplit(" ", 1)[0]
             obj_words = [activity]
         tail_start = end
         k, tail_time = _skip_tail(ws, end, state)
         objects = _object_names(obj_words, ctx)
-        conf = _confidence(predicate, state, clear=clear)
+        conf = _confidence(base, state, clear=clear)
         valid = tail_time or valid_from
-        drafts += _emit(subjects, predicate, objects, neg, conf, valid, ctx)
+        drafts += _emit(subjects, predicate, objects, neg, conf, valid, ctx, base)
         if objects and not be:
             drafts += _tail_relations(ws, tail_start, k, subjects, predicate, neg, state, valid, ctx)
         if not _continues(ws, k):

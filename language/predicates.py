@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from language.english import lemma
+
 PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
     "likes": ("喜欢", "爱", "最爱", "喜爱", "热爱", "钟爱", "偏爱", "like", "love", "enjoy", "adore", "prefer"),
     "likes_eating": ("喜欢吃", "爱吃", "最爱吃", "喜爱吃", "like eating", "love eating", "enjoy eating"),
@@ -37,6 +39,7 @@ PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
 _SURFACE_TO_KEY: dict[str, str] = {surface: key for key, surfaces in PREDICATE_LEXICON.items() for surface in surfaces}
 _ASPECT = re.compile(r"[了过着]$")
 _SPACES = re.compile(r"\s+")
+# Plain suffix stripping catches verbs the lemmatiser does not know (adores -> adore).
 _ENGLISH_INFLECTION = ((r"ies$", "y"), (r"(ss|sh|ch|x|o)es$", r"\1"), (r"([^s])s$", r"\1"), (r"ed$", ""))
 
 
@@ -44,26 +47,29 @@ def predicate_key(surface: str) -> str:
     """Return the canonical key of a surface predicate.
 
     Args:
-        surface: The predicate as the extractor produced it (精通, works at, loves).
+        surface: The predicate as the extractor produced it (精通, works at, loved).
 
     Returns:
-        A lexicon key such as ``likes``, or the normalised surface when unknown.
+        A lexicon key such as ``likes``; otherwise the normalised surface, with an
+        English verb reduced to its base form (plays / played -> ``play``).
     """
     text = _SPACES.sub(" ", unicodedata.normalize("NFKC", surface).casefold()).strip()
-    for candidate in _variants(text):
+    variants = _variants(text)
+    for candidate in variants:
         if candidate in _SURFACE_TO_KEY:
             return _SURFACE_TO_KEY[candidate]
-    return text.replace(" ", "_")
+    return variants[-1].replace(" ", "_") if text.isascii() else text.replace(" ", "_")
 
 
 def _variants(text: str) -> list[str]:
     variants = [text, _ASPECT.sub("", text)]
-    if text.isascii():
+    if text.isascii() and text:
         words = text.split(" ")
-        for pattern, replacement in _ENGLISH_INFLECTION:
-            stem = re.sub(pattern, replacement, words[0])
-            variants.append(" ".join([stem, *words[1:]]))
         # "is employed by" -> "employed by", "was born in" -> "born in"
-        if words[0] in {"is", "are", "was", "were", "be", "been"} and len(words) > 1:
+        if words[0] in {"is", "are", "am", "was", "were", "be", "been"} and len(words) > 1:
             variants.append(" ".join(words[1:]))
+        for pattern, replacement in _ENGLISH_INFLECTION:
+            variants.append(" ".join([re.sub(pattern, replacement, words[0]), *words[1:]]))
+        # Last: the base form of the verb (wrote -> write, taught at -> teach at).
+        variants.append(" ".join([lemma(words[0]), *words[1:]]))
     return variants

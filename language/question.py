@@ -231,6 +231,10 @@ def _en_terms(question: str) -> tuple[list[str], list[str], bool]:
         base = en.lemma(lw)
         if base != lw:
             keywords.append(base)
+        if base in en.VERB_BASES:
+            # Stored predicates are written forms ("wrote", "studies at"): add the forms
+            # that do not contain the base, so substring matching still finds them.
+            keywords += [f for f in (en.third_person(base), en.past_tense(base)) if base not in f and len(f) > 3]
     flush()
     return entities, keywords, first_person
 
@@ -246,7 +250,8 @@ def analyse_question(question: str, speaker: str | None = None) -> QuestionAnaly
 
     Returns:
         Language, entities (names mentioned), keywords (content words, with
-        verb-run compounds for Chinese and lemmas for English), the expected
+        verb-run compounds for Chinese; for English lemmas, plus the -s and past
+        forms that do not contain the lemma: "studies", "wrote"), the expected
         answer type (``None`` when no wh-phrase says) and the intent.
     """
     language = detect_language(question)

@@ -61,13 +61,20 @@ def write_with_llm(state: BrokerState, facts: list[Fact], episodes: list[Episode
 def rank_answers(
     facts: list[Fact], anchors: list[Entity], answer_type: str | None
 ) -> list[tuple[str, float, list[Fact]]]:
-    """Rank the entities the evidence points to as (name, score, supporting facts)."""
+    """Rank the entities the evidence points to as (name, score, supporting facts).
+
+    A fact credits its *far* end (the one further from the question's anchors), so
+    an intermediate entity (the colleague) does not outrank the place the question
+    asks for (where the colleague lives). Entities of the asked-for type are
+    preferred, entities of another known type are held back.
+    """
     anchor_ids = {entity.id for entity in anchors}
     neighbours: dict[str, set[str]] = defaultdict(set)
     for fact in facts:
         if fact.subject_id and fact.object_id:
             neighbours[fact.subject_id].add(fact.object_id)
             neighbours[fact.object_id].add(fact.subject_id)
+    distance = _distances(anchor_ids, neighbours)
 
     def anchors_within_two(entity_id: str) -> set[str]:
         near = neighbours[entity_id] | {far for mid in neighbours[entity_id] for far in neighbours[mid]}
@@ -77,24 +84,50 @@ def rank_answers(
     touching: dict[str, list[Fact]] = defaultdict(list)
     names: dict[str, tuple[str, str | None]] = {}
     for fact in facts:
-        for end, name, kind in (
-            (fact.subject_id, fact.subject, fact.subject_type),
-            (fact.object_id, fact.object, fact.object_type),
-        ):
-            if not end or end in anchor_ids:
+        ends = [
+            (end, name, kind)
+            for end, name, kind in (
+                (fact.subject_id, fact.subject, fact.subject_type),
+                (fact.object_id, fact.object, fact.object_type),
+            )
+            if end
+        ]
+        farthest = max((distance.get(end, 99) for end, _, _ in ends), default=0)
+        for end, name, kind in ends:
+            if end in anchor_ids:
                 continue
-            totals[end] += fact.score or 0.0
-            touching[end].append(fact)
             names[end] = (name, kind)
+            touching[end].append(fact)
+            if distance.get(end, 99) == farthest:
+                totals[end] += fact.score or 0.0
     ranked = []
     for end, total in totals.items():
         name, kind = names[end]
         connected = max(len(anchors_within_two(end)), 1)
-        type_factor = 1.3 if answer_type and kind == answer_type else 1.0
         support = _path_facts(end, facts, anchor_ids) or touching[end]
-        ranked.append((name, total * (1.0 + 0.5 * (connected - 1)) * type_factor, support))
+        ranked.append((name, total * (1.0 + 0.5 * (connected - 1)) * _type_factor(kind, answer_type), support))
     ranked.sort(key=lambda item: item[1], reverse=True)
     return ranked
+
+
+def _type_factor(kind: str | None, answer_type: str | None) -> float:
+    if not answer_type or not kind or kind == "Concept":
+        return 1.0
+    return 1.3 if kind == answer_type else 0.5
+
+
+def _distances(sources: set[str], neighbours: dict[str, set[str]]) -> dict[str, int]:
+    distance = dict.fromkeys(sources, 0)
+    frontier = list(sources)
+    while frontier:
+        following = []
+        for node in frontier:
+            for other in neighbours[node]:
+                if other not in distance:
+                    distance[other] = distance[node] + 1
+                    following.append(other)
+        frontier = following
+    return distance
 
 
 def _path_facts(entity_id: str, facts: list[Fact], anchor_ids: set[str]) -> list[Fact]:
@@ -134,9 +167,16 @@ def compose_answer(
     if not ranked:
         reasons = _join([fact.sentence() for fact in facts[:MAX_REASONS]], chinese)
         return f"根据记忆：{reasons}。" if chinese else f"From memory: {reasons}."
-    best_score = ranked[0][1]
+    best_score, best_support = ranked[0][1], ranked[0][2]
     limit = 5 if analysis.intent == "list" else 3
-    answers = [name for name, score, _ in ranked[:limit] if score >= best_score * 0.6]
+    # Several answers only when they are parallel: reached through the same relation
+    # as the best one (会说日语 and 会说韩语), not merely scored close to it.
+    relation = {fact.predicate_key for fact in best_support[:1]}
+    answers = [
+        name
+        for index, (name, score, support) in enumerate(ranked[:limit])
+        if index == 0 or (score >= best_score * 0.6 and relation & {fact.predicate_key for fact in support[:1]})
+    ]
     if analysis.intent == "recommend":
         answers = answers[:1]
     supporting: list[Fact] = []

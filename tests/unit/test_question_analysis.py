@@ -152,6 +152,13 @@ def test_english_keywords_carry_lemmas() -> None:
     assert {"wrote", "write"} <= set(keywords)
 
 
+def test_english_keywords_carry_the_written_forms_the_lemma_does_not_cover() -> None:
+    # Stored predicates are written forms; "write" is no substring of "wrote".
+    assert {"writes", "write", "wrote"} <= set(analyse_question("Who writes Dune?").keywords)
+    assert {"study", "studies", "studied"} <= set(analyse_question("Where did Emma study?").keywords)
+    assert analyse_question("Where does Bob live?").keywords == ["live"]
+
+
 @pytest.mark.parametrize(
     ("fact", "question", "speaker"),
     [
@@ -165,6 +172,11 @@ def test_english_keywords_carry_lemmas() -> None:
         ("Bob lives in Paris.", "Where does Bob live?", None),
         ("I love eating tomatoes", "What do I love eating?", "Alice"),
         ("My favourite food is sushi", "What is my favourite food?", "Alice"),
+        ("I work at Acme Corp.", "Where do I work?", "Alice"),
+        ("Dune was written by Frank Herbert.", "Who writes Dune?", None),
+        ("Emma studied at Oxford.", "Where did Emma study?", None),
+        ("Maria teaches at Stanford.", "Where does Maria teach?", None),
+        ("Bob is using Docker.", "What does Bob use?", None),
     ],
 )
 def test_question_matches_the_stored_fact(fact: str, question: str, speaker: str | None) -> None:
