@@ -78,11 +78,10 @@ def retrieve_evidence(state: BrokerState, runtime: Runtime[Context]) -> dict[str
     anchors = link_entities(store, embeddings, scope, question, analysis)
     candidates, reach = expand_neighbourhood(store, scope, anchors, context.expand_hops)
     facts, grounded = rank_facts(candidates, reach, question_vector, analysis)
-    selected = select_evidence(facts, candidates, context.max_facts)
-    if not grounded & {fact.id for fact in selected}:
-        # Facts about the right entities but not about what was asked ("what is my cat
-        # called" when only the employer is known) are no answer; fall back to episodes.
-        selected = []
+    # Facts about the right entities but not about what was asked ("what is my cat
+    # called" when only the employer is known) are no answer: keep only grounded facts
+    # (and the links that connect them); with none, fall back to similar episodes.
+    selected = select_evidence([fact for fact in facts if fact.id in grounded], candidates, facts, context.max_facts)
 
     if selected:
         episode_ids = list(dict.fromkeys(eid for fact in selected for eid in fact.episode_ids))
@@ -215,14 +214,23 @@ def rank_facts(
     return ranked, grounded
 
 
-def select_evidence(ranked: list[Fact], candidates: dict[str, Candidate], limit: int) -> list[Fact]:
-    """Keep the best facts, plus the facts that connect a far fact back to an anchor."""
+def select_evidence(
+    ranked: list[Fact], candidates: dict[str, Candidate], all_ranked: list[Fact], limit: int
+) -> list[Fact]:
+    """Keep the best facts, plus the facts that connect a far fact back to an anchor.
+
+    Args:
+        ranked: The facts eligible as evidence, best first.
+        candidates: Every fact reached, with how it was reached.
+        all_ranked: Every fact reached, scored (connecting links may come from here).
+        limit: How many eligible facts to keep at most.
+    """
     if not ranked:
         return []
     floor = (ranked[0].score or 0.0) * 0.15
     chosen = [fact for fact in ranked[:limit] if (fact.score or 0.0) >= floor]
     chosen_ids = {fact.id for fact in chosen}
-    by_id = {fact.id: fact for fact in ranked}
+    by_id = {fact.id: fact for fact in all_ranked}
     for fact in list(chosen):
         via = candidates[fact.id].via
         if candidates[fact.id].hop < 2 or via is None:
