@@ -86,17 +86,9 @@ class BrokerInput(TypedDict, total=False):
     time: str | None
 
 
-class BrokerState(TypedDict, total=False):
-    """Shared state of the ingest, answer and broker graphs."""
+class BrokerState(BrokerInput, total=False):
+    """Shared state of the ingest, answer and broker graphs: the request, then what nodes add."""
 
-    # the request
-    text: str
-    question: str
-    speaker: str | None
-    agent_id: str | None
-    session_id: str | None
-    source: str | None
-    time: str | None
     # Reader
     quintuples: list[Quintuple]
     # Builder

@@ -171,11 +171,8 @@ class GraphStore(ABC):
                         "now": now,
                         "rows": [
                             {
+                                **row.model_dump(exclude={"is_new"}),
                                 "id": _entity_id(plan.scope, row.key),
-                                "key": row.key,
-                                "name": row.name,
-                                "type": row.type,
-                                "search_text": row.search_text,
                                 "embedding": row.embedding or [],
                             }
                             for row in plan.entities
@@ -216,17 +213,7 @@ class GraphStore(ABC):
                         "now": now,
                         "episode_id": episode.id,
                         "rows": [
-                            {
-                                "id": row.id,
-                                "subject_key": row.subject_key,
-                                "object_key": row.object_key,
-                                "predicate": row.predicate,
-                                "predicate_key": row.predicate_key,
-                                "confidence": row.confidence,
-                                "negated": row.negated,
-                                "valid_from": row.valid_from,
-                                "embedding": row.embedding or [],
-                            }
+                            {**row.model_dump(exclude={"is_new"}), "embedding": row.embedding or []}
                             for row in plan.facts
                         ],
                     },
