@@ -19,7 +19,7 @@ PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
     "likes_eating": ("喜欢吃", "爱吃", "最爱吃", "喜爱吃", "like eating", "love eating", "enjoy eating"),
     "dislikes": ("讨厌", "不喜欢", "厌恶", "hate", "dislike", "detest"),
     "lives_in": ("住在", "居住在", "住", "定居在", "定居于", "live in", "reside in", "live at"),
-    "works_at": ("在工作", "就职于", "任职于", "供职于", "工作于", "work at", "work for", "employed by"),
+    "works_at": ("在工作", "工作", "上班", "就职于", "任职于", "供职于", "工作于", "work at", "work for", "employed by"),
     "uses": ("用", "使用", "在用", "采用", "use", "using", "utilize"),
     "skilled_in": ("精通", "擅长", "熟悉", "熟练掌握", "掌握", "proficient in", "good at", "skilled in", "expert in"),
     "knows": ("会", "懂", "know", "speak"),

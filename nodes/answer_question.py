@@ -11,18 +11,31 @@ must cite fact ids; citations to ids that were not retrieved are dropped.
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from typing import Any
 
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
 from broker.models import load_chat_model
+from language.names import is_mentioned
+from language.pronouns import resolve_first_person
 from prompts.answerer import ANSWER_SYSTEM, ANSWER_USER
 from schemas.context import Context
 from schemas.models import DEFAULT_SPEAKER, Entity, Episode, Fact, QuestionAnalysis
 from schemas.state import BrokerState
 
 MAX_REASONS = 4
+
+
+@dataclass
+class Candidate:
+    """An entity the evidence points to, as a possible answer."""
+
+    name: str
+    kind: str | None
+    score: float
+    support: list[Fact]
 
 
 class CitedAnswer(BaseModel):
@@ -42,7 +55,8 @@ def answer_question(state: BrokerState, runtime: Runtime[Context]) -> dict[str, 
         cited = write_with_llm(state, facts, episodes, runtime.context.llm)
         kept = [fact for fact in facts if fact.id in set(cited.fact_ids)] or facts
         return {"answer": cited.answer, "facts": kept}
-    return {"answer": compose_answer(analysis, anchors, facts, episodes)}
+    question = resolve_first_person(state["question"], (state.get("speaker") or "").strip() or DEFAULT_SPEAKER)
+    return {"answer": compose_answer(analysis, anchors, facts, episodes, question)}
 
 
 def write_with_llm(state: BrokerState, facts: list[Fact], episodes: list[Episode], llm_spec: str) -> CitedAnswer:
@@ -58,15 +72,14 @@ def write_with_llm(state: BrokerState, facts: list[Fact], episodes: list[Episode
     return result if isinstance(result, CitedAnswer) else CitedAnswer.model_validate(result)
 
 
-def rank_answers(
-    facts: list[Fact], anchors: list[Entity], answer_type: str | None
-) -> list[tuple[str, float, list[Fact]]]:
-    """Rank the entities the evidence points to as (name, score, supporting facts).
+def rank_answers(facts: list[Fact], anchors: list[Entity], answer_type: str | None) -> list[Candidate]:
+    """Rank the entities the evidence points to, best first.
 
     A fact credits its *far* end (the one further from the question's anchors), so
     an intermediate entity (the colleague) does not outrank the place the question
     asks for (where the colleague lives). Entities of the asked-for type are
-    preferred, entities of another known type are held back.
+    preferred, entities of another known type are held back. A negated fact
+    (小周不吃辣) never makes its far end an answer.
     """
     anchor_ids = {entity.id for entity in anchors}
     neighbours: dict[str, set[str]] = defaultdict(set)
@@ -98,15 +111,18 @@ def rank_answers(
                 continue
             names[end] = (name, kind)
             touching[end].append(fact)
-            if distance.get(end, 99) == farthest:
+            if distance.get(end, 99) == farthest and not fact.negated:
                 totals[end] += fact.score or 0.0
     ranked = []
     for end, total in totals.items():
+        if total <= 0.0:
+            continue
         name, kind = names[end]
         connected = max(len(anchors_within_two(end)), 1)
         support = _path_facts(end, facts, anchor_ids) or touching[end]
-        ranked.append((name, total * (1.0 + 0.5 * (connected - 1)) * _type_factor(kind, answer_type), support))
-    ranked.sort(key=lambda item: item[1], reverse=True)
+        score = total * (1.0 + 0.5 * (connected - 1)) * _type_factor(kind, answer_type)
+        ranked.append(Candidate(name, kind, score, support))
+    ranked.sort(key=lambda candidate: candidate.score, reverse=True)
     return ranked
 
 
@@ -149,7 +165,11 @@ def _path_facts(entity_id: str, facts: list[Fact], anchor_ids: set[str]) -> list
 
 
 def compose_answer(
-    analysis: QuestionAnalysis, anchors: list[Entity], facts: list[Fact], episodes: list[Episode]
+    analysis: QuestionAnalysis,
+    anchors: list[Entity],
+    facts: list[Fact],
+    episodes: list[Episode],
+    question: str = "",
 ) -> str:
     """Compose an answer from the evidence without a model, in the question's language."""
     chinese = analysis.language == "zh"
@@ -162,32 +182,84 @@ def compose_answer(
                 else f'No stored fact answers this directly; the closest memory is: "{quoted}" ({episodes[0].speaker}).'
             )
         return "记忆中没有与这个问题相关的信息。" if chinese else "I have nothing in memory about that."
+    if analysis.intent == "yes_no":
+        return _answer_yes_no(question, facts, chinese)
+    if analysis.answer_type == "Time":
+        timed = [fact for fact in facts if fact.valid_from]
+        if timed:
+            return _with_reasons(timed[0].valid_from or "", timed[:1], chinese)
 
     ranked = rank_answers(facts, anchors, analysis.answer_type)
-    if not ranked:
+    if not ranked or not _compatible(ranked[0].kind, analysis.answer_type):
+        # The evidence is about the right things but names nothing of the kind asked
+        # for (a city when an employer is asked): say so, and show what is known.
         reasons = _join([fact.sentence() for fact in facts[:MAX_REASONS]], chinese)
-        return f"根据记忆：{reasons}。" if chinese else f"From memory: {reasons}."
-    best_score, best_support = ranked[0][1], ranked[0][2]
+        return (
+            f"记忆中没有直接回答这个问题的事实。相关的记忆：{reasons}。"
+            if chinese
+            else f"Nothing in memory answers this directly. Related: {reasons}."
+        )
+    best = ranked[0]
     limit = 5 if analysis.intent == "list" else 3
     # Several answers only when they are parallel: reached through the same relation
     # as the best one (会说日语 and 会说韩语), not merely scored close to it.
-    relation = {fact.predicate_key for fact in best_support[:1]}
-    answers = [
-        name
-        for index, (name, score, support) in enumerate(ranked[:limit])
-        if index == 0 or (score >= best_score * 0.6 and relation & {fact.predicate_key for fact in support[:1]})
+    relation = {fact.predicate_key for fact in best.support[:1]}
+    answers = [best] + [
+        candidate
+        for candidate in ranked[1:limit]
+        if candidate.score >= best.score * 0.6 and relation & {fact.predicate_key for fact in candidate.support[:1]}
     ]
     if analysis.intent == "recommend":
         answers = answers[:1]
     supporting: list[Fact] = []
-    for name, _, support in ranked:
-        if name in answers:
-            supporting.extend(fact for fact in support if fact not in supporting)
-    reasons = _join([fact.sentence() for fact in supporting[:MAX_REASONS]], chinese)
-    names = ("、" if chinese else ", ").join(answers)
+    for candidate in answers:
+        supporting.extend(fact for fact in candidate.support if fact not in supporting)
+    names = ("、" if chinese else ", ").join(candidate.name for candidate in answers)
     if analysis.intent == "recommend":
+        reasons = _join([fact.sentence() for fact in supporting[:MAX_REASONS]], chinese)
         return f"建议用 {names}。依据：{reasons}。" if chinese else f"Use {names}. Based on memory: {reasons}."
-    return f"{names}。依据：{reasons}。" if chinese else f"{names}. Based on memory: {reasons}."
+    return _with_reasons(names, supporting, chinese)
+
+
+def _answer_yes_no(question: str, facts: list[Fact], chinese: bool) -> str:
+    """Answer yes or no from a fact whose object the question names, minding negation.
+
+    Only the object decides: "小周能吃辣吗" is settled by 小周 (不)吃 辣, while a fact
+    that merely shares the subject (小周吃面) settles nothing.
+    """
+    for fact in facts:
+        if is_mentioned(fact.object, question):
+            if fact.negated:
+                return _with_reasons("不" if chinese else "No", [fact], chinese)
+            return _with_reasons("是的" if chinese else "Yes", [fact], chinese)
+    reasons = _join([fact.sentence() for fact in facts[:MAX_REASONS]], chinese)
+    return (
+        f"记忆中没有能确认这一点的事实。相关的记忆：{reasons}。"
+        if chinese
+        else f"Memory does not say. Related: {reasons}."
+    )
+
+
+def _with_reasons(answer: str, facts: list[Fact], chinese: bool) -> str:
+    reasons = _join([fact.sentence() for fact in facts[:MAX_REASONS]], chinese)
+    return f"{answer}。依据：{reasons}。" if chinese else f"{answer}. Based on memory: {reasons}."
+
+
+# Types a question and an answer may disagree on without the answer being wrong
+# (where do I work? -> a city or a company; what do I use? -> a tool or a language).
+_COMPATIBLE_TYPES: tuple[frozenset[str], ...] = (
+    frozenset({"Place", "Organization"}),
+    frozenset({"Tool", "Language", "Thing", "Organization"}),
+    frozenset({"Food", "Thing"}),
+    frozenset({"Activity", "Event"}),
+    frozenset({"Person", "Organization"}),
+)
+
+
+def _compatible(kind: str | None, answer_type: str | None) -> bool:
+    if not answer_type or not kind or kind in ("Concept", answer_type):
+        return True
+    return any(kind in group and answer_type in group for group in _COMPATIBLE_TYPES)
 
 
 def _join(sentences: list[str], chinese: bool) -> str:

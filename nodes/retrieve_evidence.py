@@ -27,6 +27,7 @@ from broker.resources import get_embeddings, get_store, request_scope
 from language.names import fold_text, is_mentioned, normalize_name, search_text
 from language.predicates import PREDICATE_LEXICON, predicate_key
 from language.pronouns import resolve_first_person
+from language.segment import tokens
 from schemas.context import Context
 from schemas.models import DEFAULT_SPEAKER, Entity, Fact, QuestionAnalysis
 from schemas.state import BrokerState
@@ -179,7 +180,9 @@ def rank_facts(
         The facts best first, and the ids of the "grounded" ones: facts that share a
         content word with the question, end in the type it asks for, or are very close
         to it in embedding space. Similarity alone is a weak signal with a compressed
-        model (a wrong fact about the right person often scores 0.87–0.89).
+        model (a wrong fact about the right person often scores 0.87–0.89). A fact
+        whose known relation differs from the one the question names (住在 when
+        工作 is asked) is not grounded by words or similarity, only by type.
     """
     keywords = [fold_text(word) for word in analysis.keywords if word.strip()]
     asked_relations = {predicate_key(word) for word in analysis.keywords if word.strip()} & LEXICON_KEYS
@@ -196,11 +199,11 @@ def rank_facts(
             if end != candidate.via
         ]
         type_factor = 1.5 if analysis.answer_type and analysis.answer_type in far_types else 1.0
-        text = fold_text(f"{fact.subject} {fact.predicate} {fact.object}")
-        keyword_bonus = 0.15 if any(word and word in text for word in keywords) else 0.0
+        keyword_bonus = 0.15 if _shares_keyword(fact, keywords) else 0.0
         if fact.predicate_key in asked_relations:
             keyword_bonus = 0.15  # 爱 in the question, 喜欢 on the fact: the same relation
-        if keyword_bonus or type_factor > 1.0 or similarity >= GROUNDED_SIMILARITY:
+        other_relation = bool(asked_relations) and fact.predicate_key in LEXICON_KEYS - asked_relations
+        if type_factor > 1.0 or (not other_relation and (keyword_bonus or similarity >= GROUNDED_SIMILARITY)):
             grounded.add(fact.id)
         score = (
             proximity
@@ -243,6 +246,13 @@ def select_evidence(
             chosen.append(best)
             chosen_ids.add(best.id)
     return chosen
+
+
+def _shares_keyword(fact: Fact, keywords: list[str]) -> bool:
+    """Whether a question keyword is a word of the fact (single Chinese characters must match a whole token)."""
+    text = fold_text(f"{fact.subject} {fact.predicate} {fact.object}")
+    words = set(tokens(text))
+    return any(word in words or (len(word) >= 2 and word in text) for word in keywords if word)
 
 
 def _cosine(left: list[float], right: list[float]) -> float:

@@ -127,3 +127,19 @@ def test_the_place_asked_for_outranks_the_person_on_the_way(broker: Broker) -> N
     broker.remember("王强住在深圳。", speaker="小王")
     answer = broker.ask("我的同事住在哪里？", speaker="小王")
     assert answer.answer.startswith("深圳")
+
+
+def test_yes_no_questions_respect_negation(broker: Broker) -> None:
+    broker.remember("我不吃辣。", speaker="小周")
+    assert broker.ask("我能吃辣吗？", speaker="小周").answer.startswith("不")
+    broker.remember("I don't drink coffee; I only drink tea.", speaker="Eve")
+    assert broker.ask("Do I drink coffee?", speaker="Eve").answer.startswith("No")
+    what = broker.ask("What do I drink?", speaker="Eve").answer
+    assert what.startswith("tea") and "coffee" not in what.split(".")[0]
+
+
+def test_a_fact_of_another_relation_is_not_passed_off_as_the_answer(broker: Broker) -> None:
+    broker.remember("我住在杭州。", speaker="小王")
+    answer = broker.ask("我在哪里工作？", speaker="小王")
+    assert answer.facts == []
+    assert not answer.answer.startswith("杭州")
