@@ -40,7 +40,7 @@ VERB_BASES: frozenset[str] = frozenset(
     store study submit succeed suffer suggest supervise support swim switch take talk
     teach tell tend test thank think throw train translate travel treat try turn type
     understand upgrade use visit vote wait wake walk want wash watch wear win wish work
-    worry write
+    worry write jog hike cycle bike meditate exercise surf knit sew dive divorce engage
     """.split()
 )
 
@@ -346,6 +346,28 @@ def past_tense(base: str) -> str:
     if w in DOUBLE_FINAL:
         return w + w[-1] + "ed"
     return w + "ed"
+
+
+_DOUBLE_BEFORE_ING = frozenset({"run", "swim", "jog", "sit", "get", "put", "cut", "hit", "win", "dig", "begin", "set"})
+
+
+def gerund(base: str) -> str:
+    """Return the -ing form of a base verb ("swim" -> "swimming", "hike" -> "hiking").
+
+    Args:
+        base: A base verb form.
+
+    Returns:
+        The present participle, lower-cased.
+    """
+    w = base.lower()
+    if w.endswith("ie"):
+        return w[:-2] + "ying"
+    if w.endswith("e") and not w.endswith(("ee", "ye", "oe")) and len(w) > 2:
+        return w[:-1] + "ing"
+    if w in DOUBLE_FINAL or w in _DOUBLE_BEFORE_ING:
+        return w + w[-1] + "ing"
+    return w + "ing"
 
 
 def past_from_participle(word: str) -> str:

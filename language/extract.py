@@ -20,6 +20,30 @@ Conventions shared by both languages:
   one name that starts with the owner ("n8n Code节点"; English "n8n's Code node")
   plus a link fact from the owner: (n8n, 包含/has, n8n Code节点), or the role word
   for people ("我的朋友" -> (speaker, 朋友, ...)).
+* A name given to a possessed thing becomes the entity, linked from the owner by
+  the kind of thing: "我的猫叫咪咪" / "我养了一只猫，叫咪咪" / "I have a cat named
+  Whiskers" / "My cat's name is Whiskers" -> (speaker, 猫/cat, 咪咪/Whiskers), like
+  "我女儿叫李小雨" -> (speaker, 女儿, 李小雨). An appositive name is the subject of
+  the rest: "My colleague Tom lives in Chicago" -> (Tom, lives in, Chicago) plus
+  (speaker, colleague, Tom); later "my cat" in the same text is that name. A link
+  fact (我, 女儿, 我女儿) is only kept next to a fact of the possessed entity.
+* Activities without an object: an ability is a predicate of knowing how, with
+  the activity as the object, (小王, 会, 游泳) / (Gina, knows how to, swim),
+  negated for 不会 / can't (English "know how to", so it reads "Gina does not
+  know how to swim"); a habit (bare present or with 每天 / every morning / 经常) is
+  (speaker, 习惯, 跑步) in Chinese and (Alice, does, running) in English ("do"
+  when negated: "I don't smoke"); liked or done activities keep their verb
+  (喜欢游泳 -> (S, 喜欢, 游泳), "I go jogging" -> (S, goes, jogging)). Glued
+  verb-object words are split (喝茶 -> 喝 + 茶, 打篮球 -> 打 + 篮球). Activities
+  are typed Activity, the type a "what exercise / 什么运动" question asks for.
+* Events without an object: a symmetric event with two subjects links them,
+  time in ``valid_from``: "我和妻子在2015年结婚" -> (speaker, 结婚, speaker妻子);
+  alone, a stated date is the object, as in 出生于1990年: "我2019年结婚了" ->
+  (S, 结婚于, 2019年), "I got married in June 2016" -> (S, married in, June 2016),
+  both with the time in ``valid_from`` too; "I am married" -> (S, is, married).
+* Not facts: dreams (梦见, "I dreamt"), jokes (开玩笑的, "just kidding", "jk"; the
+  sentence before a joke marker is taken back too) and wishes (希望, 想要, 想,
+  "I want to", "I'd love") yield nothing. 自己 is the clause's own subject.
 * he/she/他/她 resolve to the last person named in the same text; other pronouns
   (it, they, 这个, 他们) and unresolvable ones drop the fact rather than store a
   pronoun as an entity. A clause without a subject continues the previous
@@ -79,11 +103,17 @@ _SENTENCE_END = re.compile(r"[。！？!?；;\n]+|(?<=[.])\s+")
 
 @dataclass
 class Context:
-    """Per-text state: who "I" is and the last person mentioned (for he/she/他/她)."""
+    """Per-text state: who "I" is and the last person mentioned (for he/she/他/她).
+
+    ``named`` remembers what a possessed thing was called earlier in the same text
+    ("I have a dog named Rex. I walk my dog daily": my dog is Rex), keyed by
+    (owner, head noun).
+    """
 
     me: str
     speaker_given: bool
     last_person: str | None = None
+    named: dict[tuple[str, str], str] = field(default_factory=dict)
 
 
 @dataclass
@@ -162,13 +192,16 @@ def finish(draft: Draft, sentence: str, ctx: Context) -> list[Quintuple]:
         subject equals the object.
     """
     out: list[Quintuple] = []
-    for item in [draft, *draft.extras]:
+    for index, item in enumerate([draft, *draft.extras]):
         subject = clean_name(item.subject)
         obj = clean_name(item.object)
         predicate = clean_name(item.predicate)
-        if not (acceptable(subject) and acceptable(obj) and predicate) or is_punct(predicate):
-            continue
-        if subject.casefold() == obj.casefold():
+        valid = bool(acceptable(subject) and acceptable(obj) and predicate) and not is_punct(predicate)
+        if not valid or subject.casefold() == obj.casefold():
+            if index == 0:
+                # The link facts ("我女儿" -> (我, 女儿, 我女儿)) only make sense next to a
+                # relation of the possessed thing; alone they are degenerate self-links.
+                break
             continue
         subject_type = item.subject_type or (
             _types.PERSON
@@ -215,8 +248,14 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
     ctx = Context(me=me, speaker_given=bool(speaker and speaker.strip()))
     seen: set[tuple[str, str, str, bool]] = set()
     out: list[Quintuple] = []
+    previous = ""
     for sentence in split_sentences(text):
-        if is_non_factual(sentence):
+        reason = is_non_factual(sentence)
+        if reason == "joke":
+            # "I'm the Queen of England. Just kidding." takes back the sentence before.
+            out = [q for q in out if q.source_span != previous.strip()]
+        previous = sentence
+        if reason:
             continue
         reader = extract_zh if detect_language(sentence) == "zh" else extract_en
         for draft in reader.read_sentence(sentence, ctx):
@@ -231,7 +270,9 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
 
 
 _FIRST_PERSON_PROGRESSIVE = re.compile(r"\bI(?:\s+am|'m)\s+([a-z]+ing)\b")
-_FIRST_PERSON_VERB = re.compile(r"\bI\s+(?:really\s+|also\s+|usually\s+|often\s+|always\s+)?([a-z]+)\b")
+_FIRST_PERSON_VERB = re.compile(
+    r"\bI\s+(?:(?:[a-z]+ly|only|also|still|just|often|always|never|even|sometimes|mostly|mainly)\s+)?([a-z]+)\b"
+)
 
 
 def _speaker_in_third_person(quintuple: Quintuple, sentence: str, me: str) -> Quintuple:
@@ -243,9 +284,13 @@ def _speaker_in_third_person(quintuple: Quintuple, sentence: str, me: str) -> Qu
     if quintuple.subject != me:
         return quintuple
     first, _, rest = quintuple.predicate.partition(" ")
-    match = _FIRST_PERSON_VERB.search(sentence)
+    if quintuple.negated or first in english.MODALS or first in {"does", "do"}:
+        return quintuple  # "does not drink", "can swim": no -s to add
     progressive = _FIRST_PERSON_PROGRESSIVE.search(sentence)
-    stated = match and match.group(1) == first and first not in {"am", "was", "do"}
+    # "I don't drink coffee; I only drink tea": any first-person clause may state the verb.
+    stated = first not in {"am", "was", "do"} and any(
+        match.group(1) == first for match in _FIRST_PERSON_VERB.finditer(sentence)
+    )
     if not stated and not (progressive and english.lemma(progressive.group(1)) == first):
         return quintuple
     if english.lemma(first) != first:  # already past or inflected ("used")

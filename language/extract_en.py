@@ -30,10 +30,18 @@ from"; "has been to" -> "go to". Attribute statements put the owner first: "X's
 Y is Z", "the Y of X is Z", "Z is the Y of X" and "Z is X's Y" all give (X, Y, Z).
 Entity types and confidence are still judged on the lemma ("work at", "write"),
 which is what the hints in ``language.types`` are written for.
+
+Phrasal verbs keep all their particles ("grew up in Texas", "hangs out with
+Tom"); a gerund keeps the preposition its verb takes ("enjoys listening to
+jazz"). Frequency phrases ("every morning", "twice a week") end an object and
+are dropped. Without an object an activity verb gives an ability ("can", "swim")
+or a habit ("does", "running"), an event participle its date ("married in",
+"June 2016"), and a wish ("want", "hope", "would like") nothing at all.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from language import english as en
@@ -78,6 +86,35 @@ NOT_ADVERBS = {
     "belly", "jelly", "lily", "emily", "sally", "billy", "molly", "kelly", "ally", "rally", "bully", "silly",
     "friendly", "lovely", "likely",
 }
+# Verbs that name an activity when they have no object: "I run every morning" ->
+# (Alice, does, running); "I can't swim" -> (Alice, can, swim, negated).
+ACTIVITY_VERBS = {
+    "run", "jog", "swim", "hike", "cycle", "bike", "ski", "skate", "surf", "dance", "sing", "cook", "bake",
+    "smoke", "drink", "meditate", "exercise", "climb", "box", "row", "paint", "draw", "knit", "dive", "drive",
+    "ride", "walk", "travel", "read", "write", "code", "program", "type", "sew", "fish", "camp", "golf",
+}
+# Events whose date is the fact when nothing else follows: "I got married in June 2016".
+EVENT_WORDS = {"married", "divorced", "engaged", "retired", "graduated", "widowed", "separated"}
+# Complements of "be" that describe the moment, not the subject ("I'm not kidding").
+STATE_WORDS = {"kidding", "joking", "serious", "sure", "sorry", "afraid", "ready", "done", "back", "here", "there"}
+WISH_VERBS = {"want", "hope", "wish", "long", "crave", "desire", "yearn"}
+# Verbs whose gerund keeps its preposition before an ordinary noun: "enjoy listening to jazz".
+PREP_GERUNDS = {
+    ("listen", "to"), ("look", "at"), ("look", "for"), ("look", "after"), ("work", "on"), ("work", "with"),
+    ("talk", "to"), ("talk", "about"), ("read", "about"), ("learn", "about"), ("think", "about"),
+    ("play", "with"), ("deal", "with"), ("care", "for"), ("care", "about"), ("write", "about"),
+    ("chat", "with"), ("go", "to"), ("travel", "to"), ("hang", "out"), ("cook", "for"), ("dream", "about"),
+    ("volunteer", "at"), ("volunteer", "for"),
+}
+# Adverbial particles that may be followed by a preposition: "grew up in", "hang out with".
+ADVERB_PARTICLES = {"up", "out", "off", "back", "down", "along", "away", "around", "over"}
+PHRASAL_PREPS = {"in", "at", "with", "to", "on", "for", "from", "into", "about", "near"}
+NAMING_WORDS = {"named", "called"}
+INDIRECT_PRONOUNS = {"me", "myself", "him", "himself", "herself", "us", "ourselves", "them", "themselves"}
+_TIME_UNITS = {
+    "day", "morning", "afternoon", "evening", "night", "week", "weekend", "month", "year", "summer", "winter",
+    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekday", "hour",
+}
 # fmt: on
 
 
@@ -98,6 +135,7 @@ class State:
     valid_from: str | None = None
     hedged: bool = False
     implied: bool = False
+    irrealis: bool = False  # a wish was stated ("I want to ..."): what continues it is no fact
 
 
 # --- small helpers -----------------------------------------------------------------------
@@ -122,6 +160,25 @@ def _time_at(ws: list[str], i: int) -> int:
         phrase = " ".join(ws[i : i + m])
         if _types.is_time(phrase) and not (m == 1 and ws[i].lower() in {"may", "march", "today"} and i > 0):
             return i + m
+    return i
+
+
+def _frequency_at(ws: list[str], i: int) -> int:
+    """Return the end of a frequency phrase at ``i`` ("every morning", "twice a week"), or ``i``."""
+    w0, w1, w2 = _lw(ws, i), _lw(ws, i + 1), _lw(ws, i + 2)
+    if w0 in {"every", "each"}:
+        if w1.rstrip("s") in _TIME_UNITS:
+            return i + 2
+        if w1 in {"other", "single"} and w2.rstrip("s") in _TIME_UNITS:
+            return i + 3
+    if (w0 in {"once", "twice"} or w1 == "times") and (w1 in {"a", "per"} or w2 in {"a", "per"}):
+        j = i + (2 if w0 in {"once", "twice"} else 3)
+        if _lw(ws, j).rstrip("s") in _TIME_UNITS:
+            return j + 1
+    if w0 == "on" and w1.endswith("s") and w1.rstrip("s") in _TIME_UNITS:
+        return i + 2  # "on weekends", "on Mondays"
+    if w0 == "at" and w1 in {"night", "weekends"}:
+        return i + 2
     return i
 
 
@@ -194,7 +251,8 @@ def _name_of(words: list[str], ctx: Context) -> str | None:
             return None
     first = words[0].lower()
     if first == "my" and len(words) > 1:
-        return _possessed(ctx.me, " ".join(words[1:]))
+        head = " ".join(words[1:])
+        return ctx.named.get((ctx.me, head.lower())) or _possessed(ctx.me, head)
     if first in {"his", "her", "their", "its"} and len(words) > 1:
         return _possessed(ctx.last_person, " ".join(words[1:])) if ctx.last_person and first != "its" else None
     words = _strip_determiners(words)
@@ -245,6 +303,20 @@ def _owner_split(words: list[str], ctx: Context) -> tuple[str, str] | None:
     return None
 
 
+def _appositive(head: str) -> tuple[str, str] | None:
+    """Split "dog Rex" / "best friend Sarah Lee" into (kind, name); None otherwise."""
+    parts = head.split()
+    k = len(parts)
+    while k > 0 and en.is_capitalised(parts[k - 1]) and parts[k - 1].replace("-", "").isalpha():
+        k -= 1
+    if k == 0 or k == len(parts) or len(parts) - k > 3:
+        return None
+    kind = parts[:k]
+    if any(en.is_capitalised(p) or not p.replace("-", "").isalpha() for p in kind):
+        return None
+    return " ".join(kind).lower(), " ".join(parts[k:])
+
+
 def _subjects(words: list[str], ctx: Context) -> list[Subject]:
     words = [w for w in words if w != ","]
     while words and words[-1].lower() in {"both", "all", "each", "together", "too", "also"}:
@@ -266,6 +338,23 @@ def _subjects(words: list[str], ctx: Context) -> list[Subject]:
     split = _owner_split(words, ctx)
     if split:
         owner, head = split
+        appositive = _appositive(head)
+        if appositive:
+            # "My colleague Tom lives in Chicago": Tom is the subject, plus (me, colleague, Tom).
+            kind, name = appositive
+            ctx.named[(owner, kind)] = name
+            is_person = kind in _types.PERSON_ROLES
+            link = Draft(
+                owner,
+                kind,
+                name,
+                confidence=CLEAR,
+                object_type=_types.PERSON if is_person else None,
+                subject_type=_types.PERSON if owner == ctx.me else None,
+            )
+            return [Subject(name, _types.PERSON if is_person else None, [link])]
+        if (owner, head.lower()) in ctx.named:
+            return [Subject(ctx.named[(owner, head.lower())])]
         name = _possessed(owner, head)
         role = head.lower() in _types.PERSON_ROLES
         link = Draft(
@@ -370,6 +459,8 @@ def _take_object(ws: list[str], k: int) -> int:
             break
         if j > k and _time_at(ws, j) > j and not en.is_capitalised(w):
             break
+        if _frequency_at(ws, j) > j:
+            break  # "go jogging every morning": how often, not what
         if j > k and lw in {"now", "today", "anymore", "too", "either", "again", "already", "though"}:
             break
         if j > k and lw == "any" and _lw(ws, j + 1) == "more":
@@ -397,7 +488,10 @@ def _skip_tail(ws: list[str], j: int, state: State) -> tuple[int, str | None]:
         if _is_adverb(ws[j]):
             j += 1
             continue
-        if lw in {"named", "called"}:
+        if _frequency_at(ws, j) > j:
+            j = _frequency_at(ws, j)
+            continue
+        if lw in NAMING_WORDS:
             j = _take_object(ws, j + 1)
             continue
         if lw in en.PREPOSITIONS and not (lw == "to" and j + 1 < n and en.is_base_verb(ws[j + 1])):
@@ -545,10 +639,16 @@ def _copula(
     subj_words: list[str], subjects: list[Subject], obj_words: list[str], neg: bool, state: State, ctx: Context
 ) -> list[Draft]:
     conf = _confidence("be", state, clear=True)
-    objects = _object_names(obj_words, ctx)
+    objects = [obj for obj in _object_names(obj_words, ctx) if obj.lower() not in STATE_WORDS]
     if not objects:
         return []
     split = _owner_split(subj_words, ctx) if subj_words else None
+    if split and _appositive(split[1]):
+        split = None  # "My dog Rex is three": about Rex (the subject already), not an attribute
+    if split and split[1].lower() == "name" and "'s " in split[0]:
+        # "My cat's name is Whiskers" -> (me, cat, Whiskers), like "my cat is called Whiskers".
+        owner, _, kind = split[0].partition("'s ")
+        split = (owner, kind)
     if split:
         owner, attr = split
         value_is_name = all(
@@ -598,10 +698,12 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
         neg = False
         be: str | None = None
         have: str | None = None  # perfect auxiliary: "has written", "has been living"
+        modal: str | None = None
         while k < n:
             lw = ws[k].lower()
-            if lw in {"not", "never", "n't"}:
+            if lw in {"not", "never", "n't", "cannot"}:
                 neg = True
+                modal = "can" if lw == "cannot" else modal
             elif lw == "no" and _lw(ws, k + 1) == "longer":
                 neg = True
                 k += 1
@@ -610,7 +712,7 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
             elif lw in en.BE_FORMS:
                 be = lw
             elif lw in en.MODALS or lw in {"and", ","}:
-                pass
+                modal = lw if lw in en.MODALS else modal
             elif lw == "used" and _lw(ws, k + 1) == "to":
                 k += 1
             elif lw in en.DO_FORMS | en.HAVE_FORMS and _aux_is_auxiliary(ws, k):
@@ -628,6 +730,16 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
         w = ws[k]
         lw = w.lower()
         valid_from = state.valid_from
+        if be and lw in NAMING_WORDS:
+            # "My daughter is called Lily" -> (me, daughter, Lily), as "My daughter is Lily".
+            end = _take_object(ws, k + 1)
+            obj_words = ws[k + 1 : end]
+            named = _copula(subj_words, subjects, obj_words, neg, state, ctx)
+            for draft in named:
+                ctx.named[(draft.subject, draft.predicate.lower())] = draft.object
+            drafts += named
+            k, _ = _skip_tail(ws, end, state)
+            break
         if be and not en.is_gerund(lw):
             if en.is_participle(lw) or lw == "born":
                 k += 1
@@ -662,6 +774,13 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                     k += 1
                 clear = True
                 base = predicate
+            elif lw in {"on", "in", "at"} and _time_at(ws, k) > k + 1:
+                # "My birthday is on March 3rd": the date is the value, as in "is March 3rd".
+                end = _time_at(ws, k)
+                date_words = ws[k + 1 : end]
+                k, _ = _skip_tail(ws, end, state)
+                drafts += _copula(subj_words, subjects, date_words, neg, state, ctx)
+                break
             elif lw in en.PARTICLES and lw not in {"of", "as", "by", "like"}:
                 # "is from" -> come from; "has been to" -> go to; else "be in", "be at" ...
                 predicate = {"from": "come from", "to": "go to"}.get(lw, f"be {lw}")
@@ -695,6 +814,10 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
             if not (en.is_verb(lw) or (lw not in en.STOPWORDS and lw.isalpha() and not en.is_capitalised(w))):
                 break
             base = en.lemma(lw)
+            if base in WISH_VERBS or (modal in {"would", "should"} and base in {"like", "love", "prefer"}):
+                # "I want to live in Paris", "I'd love a dog": a wish states nothing yet.
+                state.irrealis = True
+                break
             predicate = _verb_as_written(lw, base, be, have)
             clear = base in CLEAR_VERBS
             k += 1
@@ -718,20 +841,49 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
             elif _lw(ws, k) == "to" and k + 1 < n and en.is_base_verb(ws[k + 1]):
                 complement = " to " + ws[k + 1].lower()
                 k += 2
+            prep_gerund = gerund and (en.lemma(complement.strip()), _lw(ws, k)) in PREP_GERUNDS
             if (
                 _lw(ws, k) in en.PARTICLES
                 and _time_at(ws, k) == k
+                and _frequency_at(ws, k) == k
                 and not (_lw(ws, k) == "to" and k + 1 < n and en.is_base_verb(ws[k + 1]))
-                and not (gerund and not en.is_capitalised(ws[k + 1] if k + 1 < n else ""))
+                and not (gerund and not prep_gerund and not en.is_capitalised(ws[k + 1] if k + 1 < n else ""))
             ):
                 # After a gerund only a named object keeps the particle ("love living in Paris",
-                # but "hate waiting in line" is about waiting).
+                # but "hate waiting in line" is about waiting), unless the verb takes it
+                # ("enjoy listening to jazz").
                 complement += " " + _lw(ws, k)
+                k += 1
+            elif _lw(ws, k) in ADVERB_PARTICLES and _lw(ws, k + 1) in PHRASAL_PREPS and not gerund:
+                complement += " " + _lw(ws, k)  # "moved back to Boston"
+                k += 1
+            if (
+                complement.split(" ")[-1] in ADVERB_PARTICLES
+                and _lw(ws, k) in PHRASAL_PREPS
+                and _time_at(ws, k) == k
+                and _frequency_at(ws, k) == k
+            ):
+                complement += " " + _lw(ws, k)  # "grew up in Texas", "hang out with Tom"
                 k += 1
             predicate += complement
             base += complement
         end = _take_object(ws, k)
         obj_words = ws[k:end]
+        if len(obj_words) >= 2 and obj_words[0].lower() in INDIRECT_PRONOUNS:
+            obj_words = obj_words[1:]  # "taught myself Python": Python is what was taught
+        if obj_words and _lw(ws, end) in NAMING_WORDS and not be:
+            # "I have a cat named Whiskers" -> (me, cat, Whiskers): the name is the entity.
+            name_end = end + 1
+            while name_end < n and name_end - end <= 3 and en.is_capitalised(ws[name_end]):
+                name_end += 1
+            kind = " ".join(_strip_determiners(obj_words)).lower()
+            if name_end > end + 1 and kind not in DROPPED and not en.is_capitalised(obj_words[-1]):
+                drafts += _named(subjects, kind, " ".join(ws[end + 1 : name_end]), neg, state, ctx)
+                k, _ = _skip_tail(ws, name_end, state)
+                if not _continues(ws, k):
+                    break
+                k += 1
+                continue
         if obj_words and _time_at(obj_words, 0) == len(obj_words) and predicate.split(" ")[-1] not in en.PARTICLES:
             # "Henry retired last year": a bare time after the verb says when, not what.
             valid_from = " ".join(obj_words)
@@ -746,12 +898,79 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
         objects = _object_names(obj_words, ctx)
         conf = _confidence(base, state, clear=clear)
         valid = tail_time or valid_from
-        drafts += _emit(subjects, predicate, objects, neg, conf, valid, ctx, base)
+        is_activity = False
+        if not obj_words and not objects:
+            objectless = _objectless(lw, base, be, have, modal, neg, valid)
+            if objectless:
+                predicate, obj, base = objectless
+                objects = [obj]
+                is_activity = base in {"know how to", "do"}
+        produced = _emit(subjects, predicate, objects, neg, conf, valid, ctx, base)
+        for draft in produced:
+            if is_activity and draft.object in objects:
+                draft.object_type = _types.ACTIVITY
+        drafts += produced
         if objects and not be:
             drafts += _tail_relations(ws, tail_start, k, subjects, predicate, neg, state, valid, ctx)
         if not _continues(ws, k):
             break
         k += 1
+    return drafts
+
+
+_DATE = re.compile(r"\d{4}|\d{1,2}(?:st|nd|rd|th)?\b")
+
+
+def _objectless(
+    word: str, base: str, be: str | None, have: str | None, modal: str | None, neg: bool, when: str | None
+) -> tuple[str, str, str] | None:
+    """The fact a verb states without an object: (predicate, object, base) or None.
+
+    * an event with a date: "I got married in June 2016" -> (married in, June 2016),
+      like "born in"; "I am married" -> (is, married);
+    * an ability: "I can't swim" -> (know how to, swim), negated like 我不会游泳;
+    * a habit: "I run every morning" / "I don't smoke" -> (does, running) / (do, smoking).
+    """
+    if word in EVENT_WORDS and not have:
+        date = _DATE.search(when or "")
+        if date:
+            parts = (when or "").split(" ", 1)
+            stated = parts[0].lower() in {"in", "on"} and len(parts) > 1
+            prep, rest = (parts[0].lower(), parts[1]) if stated else ("in", when or "")
+            return f"{word} {prep}", rest, f"{en.lemma(word)} {prep}"
+        if be and be not in {"been", "being"}:
+            return "is", word, "be"
+        return None
+    if base not in ACTIVITY_VERBS or be or have:
+        return None
+    if modal in {"can", "could"}:
+        # "I can't swim" reads back as "Gina does not know how to swim".
+        wording = "know how to" if neg else ("knows how to" if modal == "can" else "knew how to")
+        return wording, base, "know how to"
+    if modal is None and word in {base, en.third_person(base)}:
+        return ("do" if neg else "does", en.gerund(base), "do")
+    return None
+
+
+def _named(subjects: list[Subject], kind: str, name: str, neg: bool, state: State, ctx: Context) -> list[Draft]:
+    """(owner, kind, name) for a thing introduced with its name ("a cat named Whiskers")."""
+    drafts: list[Draft] = []
+    for subject in subjects:
+        ctx.named[(subject.name, kind)] = name
+        drafts.append(
+            Draft(
+                subject.name,
+                kind,
+                name,
+                negated=neg,
+                confidence=_confidence("have", state, clear=True),
+                valid_from=state.valid_from,
+                subject_type=subject.type,
+                object_type=_types.PERSON if kind in _types.PERSON_ROLES else None,
+            )
+        )
+        drafts[-1].extras.extend(subject.extras)
+        subject.extras = []
     return drafts
 
 

@@ -9,8 +9,14 @@ read as
 
     [time] subject [adverbs] [negation] [在/于/对 + NP] verb-run [object] (verb-run [object])*
 
-with a special path for the copula 是 (attribute and inverse-attribute forms).
-A clause without a subject inherits the previous clause's subject, or the speaker.
+with a special path for the copula 是 (attribute and inverse-attribute forms) and
+for naming with 叫 / 名叫 / 名字叫 (the name, not the kind, becomes the entity).
+Verb-object words jieba glues (喝茶, 打篮球, 弹钢琴) are split when the rest is a
+dictionary noun; activity verbs (跑步, 游泳) without an object become habits
+(习惯) or, after 会/喜欢, the liked or mastered activity; dishes cut at their
+cooking verb (番茄 + 炒 + 蛋) are glued back. A clause without a subject inherits
+the previous clause's subject, or the speaker; after a wish (希望, 想要) nothing
+that continues it is read.
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from dataclasses import dataclass
 
 from language import types as _types
 from language.extract import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Context, Draft
-from language.segment import is_latin, is_punct, join_words, pos_tag
+from language.segment import has_cjk, is_latin, is_punct, join_words, pos_tag, word_freq
 
 # fmt: off
 # (Word lists stay packed several to a line; one per line would be hundreds of lines.)
@@ -30,7 +36,7 @@ UNRESOLVABLE = {"它", "他们", "她们", "它们", "你", "您", "你们", "�
                 "这些", "那些", "其", "此", "大家", "别人", "有人", "谁", "什么", "哪"}
 DEMONSTRATIVES = ("这个", "那个", "这些", "那些", "这家", "那家", "这位", "那位", "这款", "那款", "该")
 NEGATIONS = {"不", "没", "没有", "不再", "从不", "从来不", "从没", "从没有", "从来没有", "并不",
-             "并没有", "再也不", "未", "从未", "不曾", "没再", "别", "甭", "不会再"}
+             "并没有", "再也不", "未", "从未", "不曾", "没再", "别", "甭", "不会再", "不太", "不怎么", "不大"}
 HEDGES = {"可能", "也许", "大概", "或许", "估计", "似乎", "好像", "大约", "貌似", "说不定", "应该", "恐怕"}
 HEDGE_VERBS = {"觉得", "认为", "猜", "估计", "相信", "感觉", "听说"}
 # Adverbs and aspect words that say nothing about the relation itself.
@@ -41,6 +47,7 @@ ADVERBS = {
     "早就", "早已", "终于", "马上", "将", "将要", "大多", "基本上", "其实", "确实", "真", "超",
     "十分", "相当", "更", "越来越", "老是", "天天", "每天", "常", "依旧", "仍", "一向", "向来",
     "至今", "如今", "当前", "眼下", "还是", "也都", "都还", "蛮", "超级", "尤其", "特", "极",
+    "每周", "每年", "每月", "每晚", "每周末", "每天早上", "每天晚上", "每个周末", "每星期",
     "只", "只是", "全", "全都", "只有", "在家", "一起", "亲自", "独自", "平常",
     "以前", "之前", "过去", "原来", "本来", "当时", "后来", "从前", "早先", "以后", "将来", "从此",
 }
@@ -62,7 +69,8 @@ VERB_WORDS = {
     "住", "生活", "工作", "学习", "研究", "负责", "认识", "属于", "拥有", "叫", "姓", "加入",
     "离开", "辞职", "退出", "结婚", "喝", "吃", "写", "学", "教", "做", "有", "去", "来", "当",
     "担任", "成为", "迷上", "爱上", "改用", "换成", "坐", "开", "玩", "看", "听", "读",
-    "部署", "安装", "运行", "托管", "转向", "发布", "推出", "收购", "投资",
+    "部署", "安装", "运行", "托管", "转向", "发布", "推出", "收购", "投资", "编辑", "处理", "管理", "分析",
+    "记录", "剪辑", "设计",
 }
 # Verbs whose complement may be a bare activity verb (喜欢游泳, 会开车).
 CATENATIVES = {"喜欢", "爱", "讨厌", "去", "想", "要", "会", "开始", "学", "学会", "打算", "享受", "热爱",
@@ -93,6 +101,30 @@ _CLAUSE_OPENERS = {"但是", "不过", "而且", "所以", "因为", "并且", "
 _INDEFINITES = {"一个", "一名", "一位", "一台", "一只"}
 _NAME_TAIL_WORDS = set("会是在和用去有要想也都就说爱给跟把被从对很最")
 _VERB_MEASURE = re.compile(r"^(.+?)([一两几半][杯个只本份次趟下碗瓶件辆台])$")
+# Transitive verb heads jieba glues to their object (喝茶, 打篮球, 弹钢琴, 养猫): split
+# when the rest is a noun, so 我只喝茶 reads like 我只喝咖啡 does.
+VO_HEADS = set("喝吃看打弹玩学写听踢养")
+VO_SINGLE_OBJECTS = set("茶饭书酒球歌牌棋猫狗鱼菜字水药奶面粥")
+# Activities done without an object: 我每天早上跑步 -> (speaker, 习惯, 跑步).
+ACTIVITY_VERBS = {
+    "跑步", "慢跑", "晨跑", "夜跑", "游泳", "健身", "锻炼", "散步", "爬山", "登山", "徒步", "骑行", "骑车",
+    "滑雪", "滑冰", "冲浪", "潜水", "冥想", "打坐", "跳舞", "唱歌", "画画", "钓鱼", "旅游", "旅行", "开车",
+    "抽烟", "吸烟", "做饭", "遛狗", "健走", "练琴", "写作", "熬夜", "早起", "午睡", "加班", "下棋",
+}
+# Habit markers; a bare activity verb with one of these, or none at all, is a habit.
+HABIT_WORDS = {"每天", "每周", "每周末", "每年", "每月", "每晚", "每天早上", "每天晚上", "天天", "经常", "常常",
+               "常", "平时", "平常", "通常", "一般", "总是", "偶尔", "有时", "有时候", "一直", "从来", "周末"}
+# Events stated with a time (我2015年结婚) and, for the symmetric ones, a partner
+# (我和妻子在2015年结婚).
+EVENT_VERBS = {"结婚", "离婚", "订婚", "退休", "毕业", "出生", "分手", "相识", "相遇", "认识"}
+SYMMETRIC_EVENTS = {"结婚", "离婚", "订婚", "分手", "相识", "相遇", "认识"}
+# Wishes are not facts: 我希望以后住在海边 / 我想要一台新电脑 state nothing yet.
+WISH_VERBS = {"希望", "想要", "想", "盼望", "渴望", "期望", "梦想", "巴不得", "但愿", "真想", "好想"}
+# Naming verbs: 我的猫叫咪咪, 我女儿名叫李小雨, (一只猫，)名字叫旺财.
+NAMING_VERBS = {"叫", "名叫", "叫做", "取名", "取名叫", "起名叫", "名为"}
+# A dish is one name: 番茄炒蛋, 青椒炒肉, 红烧肉 stays whole.
+_COOKING = set("炒炖烧煮蒸焖拌烤煎卤")
+_INGREDIENT_ENDS = set("肉蛋鸡鱼虾菜饭面粉豆茄椒瓜骨排丝片丁块")
 
 
 # fmt: on
@@ -110,7 +142,19 @@ def tag(clause: str) -> list[Tok]:
     toks: list[Tok] = []
     for tok in raw:
         measure = _VERB_MEASURE.match(tok.w) if tok.f.startswith("v") else None
-        if len(tok.w) >= 2 and tok.w[0] in "很挺超太真只也都还就才再又" and tok.w[1:] in VERB_WORDS:
+        vo_object = _vo_object(tok.w)
+        if vo_object:
+            toks += [Tok(tok.w[0], "v"), vo_object]  # 喝茶 -> 喝 + 茶
+        elif tok.w[:2] in {"不太", "不大"} or tok.w[:3] == "不怎么":
+            cut_at = 3 if tok.w[:3] == "不怎么" else 2
+            toks.append(Tok(tok.w[:cut_at], "NEG"))  # 不太会 -> 不太 + 会
+            if tok.w[cut_at:]:
+                toks.append(Tok(tok.w[cut_at:], "v" if tok.w[cut_at:] in VERB_WORDS | _MODALS else tok.f))
+        elif tok.w in {"每", "每个"}:
+            toks.append(Tok(tok.w, "EVERY"))
+        elif len(tok.w) >= 2 and tok.w.endswith("叫") and tok.f.startswith("v") and _is_noun_word(tok.w[:-1]):
+            toks += [Tok(tok.w[:-1], "n"), Tok("叫", "v")]  # 猫叫咪咪 -> 猫 + 叫
+        elif len(tok.w) >= 2 and tok.w[0] in "很挺超太真只也都还就才再又" and tok.w[1:] in VERB_WORDS:
             # jieba glues degree adverbs to some verbs: 很感兴趣 -> 很 + 感兴趣.
             toks += [Tok(tok.w[0], "d"), Tok(tok.w[1:], "v")]
         elif measure:
@@ -141,7 +185,12 @@ def tag(clause: str) -> list[Tok]:
     toks = _merge_latin(toks)
     toks = _merge_names(toks)
     toks = _merge_times(toks)
+    toks = _merge_dishes(toks)
+    toks = _merge_every(toks)
     for tok in toks:
+        if tok.w in ACTIVITY_VERBS and tok.f not in {"NAME", "TIME"}:
+            tok.f = "VERB"
+            continue
         if tok.w in FIRST_PERSON:
             tok.f = "ME"
         elif tok.w in NEGATIONS:
@@ -165,6 +214,67 @@ def tag(clause: str) -> list[Tok]:
         elif tok.w in ASPECT and tok.f in {"ul", "ug", "uz", "t", "u"}:
             tok.f = "ASP"
     return toks
+
+
+def _is_noun_word(word: str) -> bool:
+    """Whether jieba reads ``word`` alone as one noun (or a gazetteer name)."""
+    if _types.gazetteer_type(word):
+        return True
+    tagged = pos_tag(word)
+    return len(tagged) == 1 and tagged[0][1][:1] == "n" and tagged[0][1] not in {"nr", "nrfg", "nrt"}
+
+
+def _vo_object(word: str) -> Tok | None:
+    """The object of a glued verb-object compound (喝茶 -> 茶), or None."""
+    if len(word) < 2 or word[0] not in VO_HEADS or word in VERB_WORDS or word in ACTIVITY_VERBS:
+        return None
+    rest = word[1:]
+    if len(rest) == 1:
+        return Tok(rest, "n") if rest in VO_SINGLE_OBJECTS and word_freq(word) < 2000 else None
+    # 打篮球 splits; 学生会 / 打火机 / 写字楼 are words of their own (their rest is no word).
+    rest_freq = word_freq(rest)
+    if rest_freq >= 50 and word_freq(word) * 5 < rest_freq and _is_noun_word(rest):
+        return Tok(rest, "n")
+    return None
+
+
+def _merge_every(toks: list[Tok]) -> list[Tok]:
+    """每 + 周末 / 个月 -> one frequency adverb (每周末), which says how often, not who."""
+    out: list[Tok] = []
+    for tok in toks:
+        if out and out[-1].f == "EVERY" and tok.f in {"t", "m", "q", "n", "TIME", "zg"} and len(tok.w) <= 3:
+            out[-1] = Tok(out[-1].w + tok.w, "d")
+            continue
+        out.append(tok)
+    for tok in out:
+        if tok.f == "EVERY":
+            tok.f = "d"
+    return out
+
+
+def _foodish(word: str) -> bool:
+    return word in _types.FOODS or (has_cjk(word) and word[-1] in _INGREDIENT_ENDS)
+
+
+def _merge_dishes(toks: list[Tok]) -> list[Tok]:
+    """Glue a dish name jieba cuts at its cooking verb: 番茄 + 炒 + 蛋 -> 番茄炒蛋."""
+    out: list[Tok] = []
+    i = 0
+    while i < len(toks):
+        tok = toks[i]
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        if nxt and nxt.w[:1] in _COOKING and tok.f.startswith("n") and _foodish(tok.w):
+            if len(nxt.w) == 1 and i + 2 < len(toks) and toks[i + 2].f.startswith("n") and _foodish(toks[i + 2].w):
+                out.append(Tok(tok.w + nxt.w + toks[i + 2].w, "n"))  # 番茄 + 炒 + 鸡蛋
+                i += 3
+                continue
+            if len(nxt.w) >= 2 and _foodish(nxt.w[1:]):
+                out.append(Tok(tok.w + nxt.w, "n"))  # 番茄 + 炒蛋
+                i += 2
+                continue
+        out.append(tok)
+        i += 1
+    return out
 
 
 def _merge_latin(toks: list[Tok]) -> list[Tok]:
@@ -365,7 +475,12 @@ def _subject(toks: list[Tok], ctx: Context) -> list[Subject]:
     # 我和小王都喜欢火锅: one subject per coordinated name (only without 的).
     if any(t.f == "c" for t in toks):
         subjects: list[Subject] = []
-        for part in _split_coordination(toks):
+        parts = _split_coordination(toks)
+        me_too = any(len(part) == 1 and part[0].f == "ME" for part in parts)
+        for part in parts:
+            if me_too and len(part) == 1 and part[0].w in _types.PERSON_ROLES:
+                # 我和妻子: the bare role is the speaker's (我妻子).
+                part = [Tok("我", "ME"), part[0]]
             for subject in _subject(part, ctx):
                 subjects.append(subject)
                 # 陈明和他的妻子: 他 is the name just before.
@@ -436,6 +551,11 @@ class State:
     hedged: bool
     implied: bool = False
     blocked: bool = False
+    # The last thing introduced as an object (养了一只猫), which a following 叫咪咪 names.
+    nameable: Draft | None = None
+    renamed: bool = False
+    # A wish (希望, 想要) was stated: the clauses that continue it state nothing either.
+    irrealis: bool = False
 
 
 def _take_subject(toks: list[Tok], i: int) -> int:
@@ -487,9 +607,11 @@ def _take_object(toks: list[Tok], i: int) -> int:
             tok.f == "vn"
             and j > i
             and toks[j - 1].f in {"ns", "nt", "NAME", "nr", "x_latin", "nz"}
-            and (nxt is None or not _is_nominal(nxt))
+            and (nxt is None or not _is_nominal(nxt) or tok.w in VERB_WORDS and toks[j - 1].f == "x_latin")
         ):
-            break  # 去日本旅游: the trailing noun-verb is a purpose, not part of the place.
+            # 去日本旅游: the trailing noun-verb is a purpose, not part of the place;
+            # 用 VS Code 编辑代码: a second verb with its own object.
+            break
         if _is_nominal(tok) and tok.f != "r" or tok.f == "ME" or (tok.f == "r" and j == i):
             j += 1
             continue
@@ -513,6 +635,8 @@ def _emit(
     drafts: list[Draft] = []
     for subject in state.subjects:
         for name, pos in _object_names(obj_toks, ctx):
+            if name == "自己":
+                name, pos = subject.name, subject.pos  # 自己 is the clause's subject
             draft = Draft(
                 subject.name,
                 predicate,
@@ -529,6 +653,9 @@ def _emit(
             elif pos == "ACT":
                 draft.object_type = _types.ACTIVITY
             drafts.append(draft)
+            if pos not in {"NAME", "nr", "nrfg", "ME", "ACT", "TIME", "x_latin"} and len(obj_toks) <= 3:
+                state.nameable = draft
+                state.renamed = False
         if drafts:
             # The link facts ride on the first relation from this subject.
             drafts[-1].extras.extend(subject.extras)
@@ -550,9 +677,11 @@ def _read_copula(toks: list[Tok], k: int, state: State, ctx: Context) -> list[Dr
     if not right:
         return []
     # 她主要是做后端的: an emphatic 是 in front of a verb phrase; read the verb phrase.
-    if _is_verb(right[0]) and right[0].f != "COP":
+    # (张伟的爱好是打篮球 names the hobby instead: an attribute, read below.)
+    subj_toks = [t for t in left if t.f not in {"TIME", "HEDGE", "d", "MOST"}]
+    owned = _split_owner(subj_toks) if subj_toks else None
+    if _is_verb(right[0]) and right[0].f != "COP" and (right[-1].w == "的" or not (owned and owned[1])):
         rest = right[:-1] if right[-1].w == "的" else right
-        subj_toks = [t for t in left if t.f not in {"TIME", "HEDGE", "d", "MOST"}]
         if subj_toks:
             subjects = _subject(subj_toks, ctx)
             if not subjects:
@@ -665,6 +794,7 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_
         loc: list[Tok] = []
         loc_prep = ""
         valid_from = state.valid_from
+        progressive = False
         # Pre-verbal material: adverbs, negation, times, hedges, 在-progressive, PP.
         while pos < n:
             tok = toks[pos]
@@ -672,8 +802,14 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_
             if tok.f == "TIME":
                 valid_from = tok.w
                 state.valid_from = tok.w
+            elif tok.w in {"在", "于"} and nxt is not None and nxt.f == "TIME":
+                valid_from = nxt.w  # 在2015年结婚: when, not where.
+                state.valid_from = nxt.w
+                pos += 1
             elif tok.f in {"t", "zg"} or tok.w in {"每", "每天", "每周", "每周末", "每年", "每月"}:
                 pass  # 早上 / 每周末: when it happens, not since when.
+            elif tok.w in {"正在", "正", "在"} and nxt is not None and _is_verb(nxt):
+                progressive = True
             elif tok.f == "NEG":
                 if tok.w == "没有" and nxt is not None and not _is_verb(nxt):
                     neg = True
@@ -686,10 +822,13 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_
                 state.hedged = True
             elif tok.f == "MOST":
                 prefix.append(tok.w)
-            elif tok.f in {"d", "c"} or tok.w in CONTINUATIONS and nxt is not None and _is_verb(nxt):
+            elif tok.f in {"d", "c"} or (
+                tok.w in CONTINUATIONS
+                and nxt is not None
+                and _is_verb(nxt)
+                and not (tok.w in {"去", "来"} and nxt.w in ACTIVITY_VERBS)  # 去爬山: goes hiking
+            ):
                 pass
-            elif tok.w == "在" and nxt is not None and _is_verb(nxt):
-                pass  # 在用: progressive aspect, not a location.
             elif (
                 tok.w in LOCATIVE_PREPS
                 and tok.f in {"p", "VERB", "c", "v"}
@@ -740,7 +879,7 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_
                     valid_from = tok.w
                     state.valid_from = tok.w
             elif verbs and tok.f == "ASP":
-                pass
+                progressive = True  # 跑步了 / 游过泳: one occasion, not a habit
             elif verbs and tok.w in COMPLEMENTS and nxt is not None and (_is_nominal(nxt) or nxt.f == "ME"):
                 verbs.append(tok.w)
                 pos += 1
@@ -754,6 +893,16 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_
             pos += 1
         if not verbs:
             break
+        if verbs[0] in WISH_VERBS:
+            # 我希望以后住在海边 / 我想要一台新电脑: a wish states nothing yet.
+            state.irrealis = True
+            break
+        if verbs[0] in NAMING_VERBS and state.nameable is not None and any(d is state.nameable for d in drafts):
+            # 我们养了一只狗叫豆豆: the name is the dog's.
+            found = _name_after(toks[pos:], ctx)
+            if found:
+                drafts += _rename(state, found[0], ctx)
+            break
         if verbs == ["是"] or verbs[-1] in COPULAS:
             sub = _read_copula([Tok(s.name, "NAME") for s in state.subjects[:1]] + toks[pos - 1 :], 1, state, ctx)
             drafts += sub or []
@@ -766,12 +915,26 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_
         end = _take_object(toks, pos)
         obj = toks[pos:end]
         predicate = "".join(prefix + verbs)
+        if not obj and verbs[-1] in SYMMETRIC_EVENTS and len(state.subjects) >= 2:
+            # 我和老公2010年在杭州认识: the event links the two; 在杭州 only says where.
+            drafts += _read_event(verbs[-1], neg, valid_from, state, ctx) or []
+            break
         if not obj and loc:
             obj = loc
         elif not obj and len(verbs) >= 2 and verbs[0] in CATENATIVES and verbs[-1] not in COMPLEMENTS:
             # 我喜欢游泳 / 我不会开车: the last verb is the activity that is liked.
             predicate = "".join(prefix + verbs[:-1])
             obj = [Tok(verbs[-1], "ACT")]
+        elif not obj and verbs[-1] in EVENT_VERBS:
+            event = _read_event(verbs[-1], neg, valid_from, state, ctx)
+            if event is not None:
+                drafts += event
+                break
+        elif not obj and verbs == [verbs[-1]] and verbs[-1] in ACTIVITY_VERBS and not progressive:
+            # 我每天早上跑步 / 我不抽烟: a habit, (speaker, 习惯, 跑步).
+            if valid_from is None or any(t.w in HABIT_WORDS or t.w.startswith("每") for t in toks[:pos]):
+                predicate = "习惯"
+                obj = [Tok(verbs[-1], "ACT")]
         if obj:
             clear = loc_prep == "在" and verbs[-1] in LOCATIVE_VERBS
             drafts += _emit(state, predicate, obj, neg, _confidence(verbs, state, clear), ctx, valid_from)
@@ -791,6 +954,155 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_
 
 def _is_verb_like(tok: Tok) -> bool:
     return _is_verb(tok) or tok.f == "vn"
+
+
+_DATE = re.compile(r"\d{2,4}年(?:\d{1,2}月)?(?:\d{1,2}[日号])?|\d{1,2}月\d{1,2}[日号]")
+
+
+def _read_event(verb: str, neg: bool, valid_from: str | None, state: State, ctx: Context) -> list[Draft] | None:
+    """An event verb without an object: 我和妻子在2015年结婚 / 我1990年出生.
+
+    With two coordinated subjects a symmetric event links them: (我, 结婚, 妻子),
+    time in ``valid_from``. Alone, a stated date becomes the object in the 于-form the
+    language already uses (出生于1990年): (我, 结婚于, 2015年). None otherwise.
+    """
+    conf = _confidence([verb], state, clear=True)
+    subjects = state.subjects
+    if verb in SYMMETRIC_EVENTS and len(subjects) >= 2:
+        first = subjects[0]
+        return [
+            Draft(
+                first.name,
+                verb,
+                other.name,
+                negated=neg,
+                confidence=conf,
+                valid_from=valid_from,
+                subject_pos=first.pos,
+                object_pos=other.pos,
+                subject_type=first.type,
+                object_type=other.type,
+            )
+            for other in subjects[1:]
+        ]
+    date = _DATE.search(valid_from or "")
+    if date is None:
+        return None
+    drafts = [
+        Draft(
+            subject.name,
+            verb + "于",
+            date.group(),
+            negated=neg,
+            confidence=conf,
+            valid_from=valid_from,
+            subject_pos=subject.pos,
+            subject_type=subject.type,
+            object_type=_types.TIME,
+        )
+        for subject in subjects
+    ]
+    for draft, subject in zip(drafts, subjects, strict=True):
+        draft.extras.extend(subject.extras)
+        subject.extras = []
+    return drafts
+
+
+_NAME_FILLERS = {"它", "的", "名字", "名", "小名", "大名", "全名", "就", "也", "都"}
+
+
+def _name_after(toks: list[Tok], ctx: Context) -> tuple[str, str | None] | None:
+    """The name that follows a naming verb: every word up to the clause end (旺 + 财 -> 旺财)."""
+    while toks and (toks[-1].w in PARTICLES or toks[-1].f in {"ASP", "y"}):
+        toks = toks[:-1]
+    if not toks or any(_is_verb(t) and t.f != "VERB" for t in toks[1:]) or toks[0].f in {"ME", "NEG"}:
+        return None
+    name = _surface(toks, ctx)
+    cjk = len(re.findall(r"[\u3400-\u9fff]", name))
+    if cjk > 6 or (not cjk and len(name.split()) > 3):
+        return None
+    pos = "NAME" if len(toks) > 1 and all(t.f in {"NAME", "nr", "nrfg"} for t in toks) else _pos(toks)
+    return name, pos
+
+
+def _rename(state: State, name: str, ctx: Context) -> list[Draft]:
+    """Turn (S, 养, 猫) into (S, 猫, 咪咪): the name, not the kind, becomes the entity.
+
+    A second name for the same kind (两只猫，一只叫花花，一只叫球球) adds a new fact,
+    which is returned; the first rewrites the draft in place.
+    """
+    draft = state.nameable
+    if draft is None:
+        return []
+    if state.renamed:
+        extra = Draft(
+            draft.subject,
+            draft.predicate,
+            name,
+            negated=draft.negated,
+            confidence=draft.confidence,
+            valid_from=draft.valid_from,
+            subject_pos=draft.subject_pos,
+            subject_type=draft.subject_type,
+            object_type=draft.object_type,
+        )
+        ctx.named[(draft.subject, draft.predicate)] = name
+        return [extra]
+    head = draft.object
+    draft.predicate = head
+    draft.object = name
+    draft.object_pos = None
+    draft.object_type = _types.PERSON if head in _types.PERSON_ROLES else None
+    ctx.named[(draft.subject, head)] = name
+    state.renamed = True
+    return []
+
+
+def _read_naming(toks: list[Tok], state: State, ctx: Context) -> list[Draft] | None:
+    """Read 叫 / 名叫 / 名字叫 clauses; None when the clause names nothing this way.
+
+    * 我的猫叫咪咪 / 我女儿名叫李小雨 -> (owner, 猫/女儿, name), like A的B是C;
+    * (我养了一只猫，)叫咪咪 / 名字叫旺财 / 它叫咪咪 -> the object just introduced is
+      renamed: (speaker, 养, 猫) becomes (speaker, 猫, 咪咪).
+    """
+    k = next((k for k, tok in enumerate(toks) if tok.w in NAMING_VERBS and _is_verb(tok)), None)
+    if k is None:
+        return None
+    left = [t for t in toks[:k] if t.f not in {"d", "HEDGE", "MOST"}]
+    found = _name_after(toks[k + 1 :], ctx)
+    if found is None:
+        return None
+    name, pos = found
+    if all(t.w in _NAME_FILLERS or t.f in {"m", "mq", "q"} for t in left):
+        if state.nameable is None:
+            return None if not left else []
+        return _rename(state, name, ctx)
+    split = _split_owner(left)
+    if not split or not split[1]:
+        return None
+    owner_toks, rest, direct = split
+    rest = [t for t in rest if t.w not in _NAME_FILLERS or t.w == "名字" and len(rest) == 1]
+    owner = _owner_name(owner_toks, ctx)
+    if owner is None or not rest or any(_is_verb(t) for t in rest):
+        return None
+    head = _surface(rest, ctx)
+    ctx.named[(owner, head)] = name
+    is_role = head in _types.PERSON_ROLES
+    state.subjects = [Subject(name, pos, [], _types.PERSON if is_role else None)]
+    state.nameable = None
+    return [
+        Draft(
+            owner,
+            head,
+            name,
+            confidence=_confidence(["叫"], state, clear=True),
+            valid_from=state.valid_from,
+            subject_pos=_pos(owner_toks),
+            object_pos=pos,
+            subject_type=_types.PERSON if owner == ctx.me else None,
+            object_type=_types.PERSON if is_role else None,
+        )
+    ]
 
 
 def _read_clause(clause: str, state: State, ctx: Context) -> list[Draft]:
@@ -820,6 +1132,9 @@ def _read_clause(clause: str, state: State, ctx: Context) -> list[Draft]:
     toks = toks[i:]
     if not toks:
         return []
+    named = _read_naming(toks, state, ctx)
+    if named is not None:
+        return named
     # The copula path first: the first 是 with a verb-free (or 的-ending) left side.
     k = next((k for k, tok in enumerate(toks) if tok.f == "COP" and k > 0), None)
     if k is not None:
@@ -841,6 +1156,8 @@ def _read_clause(clause: str, state: State, ctx: Context) -> list[Draft]:
             return []
         state.subjects = subjects
         state.implied = False
+    elif state.irrealis:
+        return []  # 我希望住在海边，养一条狗: still the wish.
     elif not state.subjects:
         if not ctx.speaker_given or state.blocked:
             return []

@@ -2,8 +2,13 @@
 
 The quintuple-memory design asks the Reader not to store "如果我有钱就买房",
 "他像一头牛一样壮", "我今天好开心" or "谢谢", and questions are not statements
-either. Each check is conservative: an emotion verb with an object ("我很喜欢吃
-西红柿", "I love sushi") is a preference and therefore a fact, so it passes.
+either. Dreams ("我梦见自己住在巴黎", "I dreamt I was a pilot") and jokes ("开玩笑的",
+"just kidding", "jk") state nothing about the world either; a joke marker also
+takes back the sentence before it (``language.extract``). Wishes (希望, 想要,
+"I want to") are dropped clause by clause by the readers, since the rest of the
+sentence may still be a fact. Each check is conservative: an emotion verb with an
+object ("我很喜欢吃西红柿", "I love sushi") is a preference and therefore a fact,
+so it passes.
 """
 
 from __future__ import annotations
@@ -50,6 +55,20 @@ _ZH_HYPOTHETICAL = {
 _EN_HYPOTHETICAL = re.compile(
     r"\b(?:if|suppose|supposing|imagine|wish|unless)\b"
     r"|\b(?:would|could|should|might|must)(?: not|n't)? have\b|\bwhat if\b|\bas if\b",
+    re.IGNORECASE,
+)
+
+# --- dreams and jokes ------------------------------------------------------------
+_ZH_DREAM = re.compile(r"梦见|梦到|梦里|梦中|做梦|做了(?:一)?个梦|在梦")
+_EN_DREAM = re.compile(
+    r"\b(?:dreamt|dreamed|dreaming)\b|\bdreams? (?:of|about|that)\b|\bin (?:my|a|his|her|their|our) dreams?\b",
+    re.IGNORECASE,
+)
+_ZH_JOKE = re.compile(
+    r"(?<!不)(?<!不是)(?<!没)(?<!没有)(?:开玩笑的|开个玩笑|是开玩笑|开玩笑(?:啦|呢|而已|罢了|哈)|(?:骗|逗)你的|逗你玩|说着玩的)"
+)
+_EN_JOKE = re.compile(
+    r"(?<!not )(?<!n't )(?<!no )\b(?:just |only )?(?:kidding|joking)\b|\bjk\b|\bj/k\b",
     re.IGNORECASE,
 )
 
@@ -156,8 +175,9 @@ def is_non_factual(sentence: str) -> str | None:
         sentence: One sentence (the extractor splits texts first).
 
     Returns:
-        ``"question"``, ``"small_talk"``, ``"hypothetical"``, ``"metaphor"`` or
-        ``"emotion"``; None when the sentence should go on to extraction.
+        ``"question"``, ``"small_talk"``, ``"hypothetical"``, ``"dream"``,
+        ``"joke"``, ``"metaphor"`` or ``"emotion"``; None when the sentence should
+        go on to extraction.
     """
     text = sentence.strip(_STRIP)
     if not text:
@@ -173,6 +193,10 @@ def is_non_factual(sentence: str) -> str | None:
             return "hypothetical"
     elif _EN_HYPOTHETICAL.search(text):
         return "hypothetical"
+    if (_ZH_DREAM if zh else _EN_DREAM).search(text):
+        return "dream"
+    if (_ZH_JOKE if zh else _EN_JOKE).search(expand_contractions(text) if not zh else text):
+        return "joke"
     if (_ZH_METAPHOR if zh else _EN_METAPHOR).search(text):
         return "metaphor"
     if _is_emotion(text, zh):

@@ -6,6 +6,13 @@ what type of entity the answer should be, and what the asker wants (look a fact
 up, get a recommendation, a list, or a yes/no). First-person questions ("我最爱
 吃的是什么?", "Where do I live?") name the speaker, because the Reader stored
 their first-person facts under the speaker's name (``"user"`` when unknown).
+
+The answer type comes from the role noun of the question when there is one, not
+from the bare wh-word: "Who is my employer?" / 我的雇主是谁 want an Organization,
+"What exercise do I do?" / 我做什么运动 an Activity, "What car do I drive?" /
+我开什么车 a Thing; 我的老板是谁 stays a Person. These are the types
+``language.types.guess_type`` gives the answers (跑步, jogging -> Activity;
+宝马, Toyota Corolla -> Thing, or Organization as the object of "works at").
 """
 
 from __future__ import annotations
@@ -43,8 +50,20 @@ _ZH_ANSWER_TYPES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"什么(?:编程)?语言|哪(?:种|门|个|一种|些|几种)(?:编程)?语言|用什么写", _types.LANGUAGE),
         (
             r"哪(?:家|个|所|些)(?:公司|大学|学校|单位|机构|银行|医院)|什么(?:公司|大学|学校|单位|机构)"
-            r"|在哪(?:里|儿)?(?:工作|上班|任教|读书|上学|就读|实习)",
+            r"|在哪(?:里|儿)?(?:工作|上班|任教|读书|上学|就读|实习)|雇主|东家|工作单位|母校",
             _types.ORGANIZATION,
+        ),
+        # The role noun, not the bare wh-word, says what is wanted: 什么运动 is an activity,
+        # 什么车 a thing (the types guess_type gives 跑步 and 宝马).
+        (
+            r"(?:什么|哪(?:个|种|项|些|样))(?:运动|体育|爱好|活动|锻炼|球类|球)|运动习惯|兴趣爱好"
+            r"|(?:运动|爱好|锻炼)(?:是|有)(?:什么|哪)",
+            _types.ACTIVITY,
+        ),
+        (
+            r"(?:什么|哪(?:辆|台|部|款|个|种|把|些))(?:牌子的)?(?:车|汽车|相机|乐器|琴)"
+            r"|(?:开|骑)(?:的是)?什么|(?:车|相机|乐器)(?:是|叫)?(?:什么|哪)",
+            _types.THING,
         ),
         (
             r"什么(?:工具|软件|框架|平台|数据库|库|系统|应用)|哪(?:个|款|种|些)(?:工具|软件|框架|平台|数据库)",
@@ -66,8 +85,21 @@ _EN_ANSWER_TYPES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(?:what|which)(?: programming)? languages?\b|\bin what language\b", _types.LANGUAGE),
         (
             r"\b(?:what|which) (?:company|companies|university|school|college|organi[sz]ation|employer|firm)\b"
-            r"|\bwhere (?:does|do|did) .{1,40}?\b(?:work|study|teach|intern)\b|\bwho .{1,20}\bwork (?:for|at)\b",
+            r"|\bwhere (?:does|do|did) .{1,40}?\b(?:work|study|teach|intern)\b|\bwho .{1,20}\bwork (?:for|at)\b"
+            r"|\b(?:who|what)(?: is|'s| was| are) (?:my|his|her|their|our|the|\w+'s) (?:current |former |new )?"
+            r"(?:employer|company|workplace|firm|school|university|college|alma mater)\b|\bwho employs\b",
             _types.ORGANIZATION,
+        ),
+        # The role noun, not the bare wh-word, says what is wanted.
+        (
+            r"\b(?:what|which) (?:kinds? of |types? of |sorts? of )?(?:exercises?|sports?|hobby|hobbies|"
+            r"activity|activities|workouts?|pastimes?)\b",
+            _types.ACTIVITY,
+        ),
+        (
+            r"\b(?:what|which) (?:kinds? of |types? of |brands? of |models? of |make of )?(?:cars?|vehicles?|"
+            r"cameras?|bikes?|motorbikes?|instruments?)\b|\bwhat (?:do|does|did) .{1,30}?\bdrive\b",
+            _types.THING,
         ),
         (r"\b(?:what|which) (?:tools?|software|framework|app|platform|database|library|editor)\b", _types.TOOL),
         (

@@ -70,6 +70,9 @@ def user_words() -> list[tuple[str, str]]:
     for name in _types.ORGANIZATIONS:
         if _CJK_RE.search(name):
             words[name] = "nt"
+    for name in _types.THINGS:
+        if _CJK_RE.search(name):
+            words[name] = "nz"
     for word, tag in _EXTRA_WORDS:
         words[word] = tag
     return sorted(words.items())
@@ -167,6 +170,12 @@ def cut(text: str) -> list[str]:
     """Segment text with jieba (whitespace tokens dropped)."""
     tokenizer, _ = _JIEBA.get()
     return [w for w in tokenizer.cut(text) if w.strip()]
+
+
+def word_freq(word: str) -> int:
+    """Return jieba's dictionary frequency of ``word`` (0 when it is no dictionary word)."""
+    tokenizer, _ = _JIEBA.get()
+    return int(tokenizer.FREQ.get(word) or 0)
 
 
 def pos_tag(text: str) -> list[tuple[str, str]]:

@@ -104,7 +104,50 @@ ORGANIZATIONS: frozenset[str] = frozenset(
         "网易", "微软", "谷歌", "亚马逊", "拼多多", "滴滴", "蚂蚁集团", "清华", "北大",
     }
 )
-CASED_ORGANIZATIONS: frozenset[str] = frozenset({"Apple", "Tesla", "Oracle"})
+CASED_ORGANIZATIONS: frozenset[str] = frozenset({"Apple", "Oracle"})
+
+# Sports, exercise and hobbies: what "what exercise / 什么运动 / 爱好" asks for.
+ACTIVITIES: frozenset[str] = frozenset(
+    {
+        "跑步", "慢跑", "晨跑", "夜跑", "游泳", "健身", "锻炼", "散步", "爬山", "登山", "徒步", "骑行",
+        "骑车", "滑雪", "滑冰", "冲浪", "潜水", "瑜伽", "冥想", "打坐", "跳舞", "唱歌", "画画", "钓鱼",
+        "旅游", "旅行", "开车", "篮球", "足球", "网球", "羽毛球", "乒乓球", "排球", "高尔夫", "太极",
+        "太极拳", "拳击", "象棋", "围棋", "下棋", "摄影", "烘焙", "做饭", "写作", "阅读", "遛狗",
+        "打篮球", "踢足球", "打网球", "打羽毛球", "打乒乓球", "游戏", "打游戏",
+        "running", "jogging", "swimming", "hiking", "cycling", "biking", "skiing", "skating",
+        "surfing", "diving", "climbing", "dancing", "singing", "painting", "drawing", "fishing",
+        "yoga", "pilates", "meditation", "meditating", "tennis", "basketball", "football", "soccer",
+        "golf", "baseball", "volleyball", "badminton", "chess", "boxing", "rowing", "walking",
+        "camping", "gardening", "knitting", "baking", "cooking", "photography",
+        "weightlifting", "martial arts", "karate", "judo", "snowboarding",
+    }
+)
+# Everyday products and brands people own, drive or play: things, not organisations
+# (the brand is an organisation when someone works there; see ``guess_type``).
+THINGS: frozenset[str] = frozenset(
+    {
+        "toyota", "corolla", "camry", "prius", "honda", "civic", "bmw", "mercedes", "audi", "volkswagen",
+        "vw", "ford", "mustang", "tesla", "model 3", "model y", "porsche", "volvo", "subaru", "nissan",
+        "hyundai", "kia", "mazda", "lexus", "jeep", "byd", "nikon", "canon", "fujifilm", "leica",
+        "gopro", "iphone", "ipad", "macbook", "macbook pro", "macbook air", "thinkpad", "kindle",
+        "playstation", "xbox",
+        "piano", "guitar", "violin", "cello", "drums", "flute", "saxophone", "trumpet", "ukulele",
+        "harp", "clarinet",
+        "丰田", "本田", "宝马", "奔驰", "奥迪", "特斯拉", "比亚迪", "保时捷", "沃尔沃", "蔚来",
+        "尼康", "佳能", "徕卡", "索尼", "索尼相机", "苹果手机", "华为手机", "sony",
+        "钢琴", "吉他", "小提琴", "大提琴", "架子鼓", "长笛", "笛子", "二胡", "古筝", "琵琶",
+        "萨克斯", "尤克里里", "口琴", "电子琴",
+    }
+)
+_GERUND_NOUNS: frozenset[str] = frozenset(
+    {
+        "building", "wedding", "morning", "evening", "meeting", "ceiling", "clothing", "housing",
+        "setting", "feeling", "thing", "something", "nothing", "anything", "everything", "king",
+        "ring", "spring", "string", "wing", "painting", "drawing", "saving", "savings", "earring",
+        "ending", "beginning", "being", "offering", "listing", "funding", "training", "pudding",
+        "stuffing", "icing", "dressing", "filling", "topping", "lightning", "sibling", "darling",
+    }
+)
 
 ORG_SUFFIXES_ZH: tuple[str, ...] = (
     "公司", "集团", "大学", "学院", "银行", "医院", "研究所", "研究院", "实验室", "中学",
@@ -200,7 +243,7 @@ _TIME_RE = re.compile(
     r"|(?:周|星期|礼拜)[一二三四五六日天]"
     r"|(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten) (?:years?|months?|weeks?|days?) ago"
     r"|(?:january|february|march|april|may|june|july|august|september|october|november"
-    r"|december)(?: \d{1,2})?(?:,? \d{4})?)"
+    r"|december)(?: \d{1,2}(?:st|nd|rd|th)?)?(?:,? \d{4})?)"
     r"(?:起|开始|以来|以后|后|底|初)?$",
     re.IGNORECASE,
 )
@@ -352,6 +395,26 @@ _HUMAN_SUBJECT_PREDICATES = (
 _CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 
 
+# fmt: off
+_ACTIVITY_PREDICATES = (
+    "like", "love", "enjoy", "hate", "dislike", "prefer", "go", "goes", "went", "do", "does", "did",
+    "can", "practice", "practise", "start", "started", "stop", "quit", "avoid", "try", "learn", "take up",
+    "喜欢", "爱", "讨厌", "会", "习惯", "去", "学", "开始", "坚持",
+)
+# fmt: on
+
+
+def _product_type(name: str) -> str | None:
+    """Thing for a name made of a known product word plus models or colours ("red Toyota Corolla")."""
+    words = name.casefold().split()
+    if len(words) >= 2 and any(w in THINGS for w in words) and all(w.isalnum() for w in words):
+        return THING
+    if _CJK_RE.search(name) and len(name) >= 3:
+        if any(name.startswith(brand) and len(brand) >= 2 for brand in THINGS if _CJK_RE.search(brand)):
+            return THING
+    return None
+
+
 def is_time(name: str) -> bool:
     """Return True when ``name`` reads as a date, year or time expression."""
     return bool(_TIME_RE.match(name.strip()))
@@ -381,6 +444,10 @@ def gazetteer_type(name: str) -> str | None:
         return ORGANIZATION
     if key in FOODS:
         return FOOD
+    if key in ACTIVITIES:
+        return ACTIVITY
+    if key in THINGS or (name in THINGS):
+        return THING
     if key in ORGANIZATIONS:
         return ORGANIZATION
     if key in PLACES:
@@ -416,7 +483,7 @@ def _suffix_type(name: str) -> str | None:
 
 def _is_capitalised_name(name: str) -> bool:
     words = name.split()
-    return bool(words) and all(w[:1].isupper() and w.replace("-", "").isalpha() for w in words)
+    return bool(words) and all(w[:1].isupper() and w.replace("-", "").isalpha() and w.isascii() for w in words)
 
 
 def guess_type(name: str, pos: str | None = None, predicate: str | None = None, *, role: str = "object") -> str:
@@ -438,7 +505,9 @@ def guess_type(name: str, pos: str | None = None, predicate: str | None = None, 
     name = name.strip()
     if not name:
         return CONCEPT
-    found = gazetteer_type(name)
+    found = gazetteer_type(name) or _product_type(name)
+    if found == THING and predicate and _matches(predicate, _ORG_PREDICATES):
+        return ORGANIZATION  # "works at Toyota": the brand is the company here.
     if found:
         return found
     if is_time(name):
@@ -467,6 +536,16 @@ def guess_type(name: str, pos: str | None = None, predicate: str | None = None, 
     ):
         return PERSON
     pred = predicate or ""
+    if (
+        role == "object"
+        and len(words) == 1
+        and name.islower()
+        and name.endswith("ing")
+        and len(name) > 5
+        and name not in _GERUND_NOUNS
+        and (not pred or _matches(pred, _ACTIVITY_PREDICATES))
+    ):
+        return ACTIVITY  # "loves hiking", "goes jogging": a gerund object is an activity.
     if role == "subject":
         if (
             pred

@@ -401,7 +401,7 @@ EVERYDAY_EN: list[tuple[str, set[Triple]]] = [
     ("The capital of France is Paris.", {("France", "capital", "Paris", False)}),
     ("Tom is married to Lucy.", {("Tom", "married to", "Lucy", False)}),
     ("I am a software engineer.", {("Alice", "is", "software engineer", False)}),
-    ("I have a cat named Max.", {("Alice", "has", "cat", False)}),
+    ("I have a cat named Max.", {("Alice", "cat", "Max", False)}),
     ("Carol is my brother's wife.", {("Alice's brother", "wife", "Carol", False)}),
     (
         "My brother and I both love hiking.",
@@ -677,3 +677,168 @@ def test_segment_helpers() -> None:
 )
 def test_guess_type(name: str, pos: str | None, predicate: str | None, expected: str) -> None:
     assert guess_type(name, pos, predicate) == expected
+
+
+# --- objectless verbs: glued verb-objects, habits, abilities, events -------------------------
+
+OBJECTLESS_CASES: list[tuple[str, set[Triple]]] = [
+    # Verb-object words jieba glues are split when the head verb is transitive.
+    ("我周末经常踢足球。", {("小王", "踢", "足球", False)}),
+    ("我每天晚上看书。", {("小王", "看", "书", False)}),
+    ("我爸爸不喝酒。", {("小王爸爸", "喝", "酒", True), ("小王", "爸爸", "小王爸爸", False)}),
+    ("我很喜欢吃西红柿炒鸡蛋。", {("小王", "喜欢吃", "西红柿炒鸡蛋", False)}),
+    # Habits: (S, 习惯, activity); not while it is going on.
+    ("我每天晚上散步。", {("小王", "习惯", "散步", False)}),
+    ("我朋友小刘每天早上游泳。", {("小刘", "习惯", "游泳", False), ("小王", "朋友", "小刘", False)}),
+    ("我不抽烟。", {("小王", "习惯", "抽烟", True)}),
+    ("我在散步。", set()),
+    # Abilities keep 会.
+    ("我会滑雪。", {("小王", "会", "滑雪", False)}),
+    ("我不太会唱歌。", {("小王", "会", "唱歌", True)}),
+    # Events: a partner is the object; alone, the date is (as in 出生于1990年).
+    ("我和老公2010年在杭州认识。", {("小王", "认识", "小王老公", False)}),
+    ("我1990年出生。", {("小王", "出生于", "1990年", False)}),
+    ("我姐姐2019年结婚了。", {("小王姐姐", "结婚于", "2019年", False), ("小王", "姐姐", "小王姐姐", False)}),
+    ("I swim every weekend.", {("Alice", "does", "swimming", False)}),
+    (
+        "My brother doesn't smoke.",
+        {("Alice's brother", "do", "smoking", True), ("Alice", "brother", "Alice's brother", False)},
+    ),
+    ("I can't ski.", {("Alice", "know how to", "ski", True)}),
+    ("Bob can drive.", {("Bob", "knows how to", "drive", False)}),
+    ("I got divorced in 2018.", {("Alice", "divorced in", "2018", False)}),
+    ("I retired in March 2021.", {("Alice", "retired in", "March 2021", False)}),
+    ("Emma is married.", {("Emma", "is", "married", False)}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), OBJECTLESS_CASES)
+def test_objectless_verbs(text: str, expected: set[Triple]) -> None:
+    assert triples(text, "小王" if detect_language(text) == "zh" else "Alice") == expected
+
+
+def test_objectless_types_and_times() -> None:
+    q = one("我每天晚上散步。", "小王")
+    assert (q.object_type, q.valid_from) == ("Activity", None)
+    assert one("I can't ski.", "Alice").object_type == "Activity"
+    assert one("I swim every weekend.", "Alice").object_type == "Activity"
+    q = one("我和老公2010年在杭州认识。", "小王")
+    assert (q.object_type, q.valid_from) == ("Person", "2010年")
+    q = one("我1990年出生。", "小王")
+    assert (q.object_type, q.valid_from) == ("Time", "1990年")
+    q = one("I got divorced in 2018.", "Alice")
+    assert (q.object_type, q.valid_from) == ("Time", "in 2018")
+
+
+# --- naming and apposition: the name is the entity ---------------------------------------------
+
+NAMING_CASES: list[tuple[str, set[Triple]]] = [
+    ("我家的兔子叫团团。", {("小王", "兔子", "团团", False)}),
+    ("我有一个儿子，叫小明。", {("小王", "儿子", "小明", False)}),
+    ("我儿子名叫王小虎。", {("小王", "儿子", "王小虎", False)}),
+    ("我们养了一只狗叫豆豆。", {("我们", "狗", "豆豆", False)}),
+    ("我养了两只猫，一只叫花花，一只叫球球。", {("小王", "猫", "花花", False), ("小王", "猫", "球球", False)}),
+    ("我同事老张住在南京。", {("老张", "住在", "南京", False), ("小王", "同事", "老张", False)}),
+    ("We adopted a puppy called Biscuit.", {("We", "puppy", "Biscuit", False)}),
+    (
+        "My best friend Sarah Lee works at Google.",
+        {("Sarah Lee", "works at", "Google", False), ("Alice", "best friend", "Sarah Lee", False)},
+    ),
+    ("My son is called Leo.", {("Alice", "son", "Leo", False)}),
+    ("My bike's name is Rocket.", {("Alice", "bike", "Rocket", False)}),
+    (
+        "I have a parrot named Kiwi. My parrot speaks French.",
+        {("Alice", "parrot", "Kiwi", False), ("Kiwi", "speaks", "French", False)},
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), NAMING_CASES)
+def test_names_become_the_entities(text: str, expected: set[Triple]) -> None:
+    assert triples(text, "小王" if detect_language(text) == "zh" else "Alice") == expected
+
+
+def test_no_degenerate_self_links() -> None:
+    # Not (小王, 妹妹, 小王妹妹) next to (小王妹妹, 叫, 王小丽); no lone link when nothing else is said.
+    assert triples("我妹妹叫王小丽。", "小王") == {("小王", "妹妹", "王小丽", False)}
+    assert triples("我奶奶今年八十岁。", "小王") == set()
+    assert triples("My uncle is called Joe.", "Alice") == {("Alice", "uncle", "Joe", False)}
+
+
+# --- phrasal verbs, gerund objects, frequency phrases -------------------------------------------
+
+PHRASAL_CASES: list[tuple[str, set[Triple]]] = [
+    ("Tom grew up in Kenya.", {("Tom", "grew up in", "Kenya", False)}),
+    ("I moved back to Boston.", {("Alice", "moved back to", "Boston", False)}),
+    ("I hang out with Tom on weekends.", {("Alice", "hangs out with", "Tom", False)}),
+    ("Bob enjoys listening to podcasts.", {("Bob", "enjoys listening to", "podcasts", False)}),
+    ("I go swimming every Sunday.", {("Alice", "goes", "swimming", False)}),
+    ("I walk my dog twice a day.", {("Alice", "walks", "Alice's dog", False)}),
+    ("I taught myself Python.", {("Alice", "taught", "Python", False)}),
+    ("I don't eat pork; I only eat chicken.", {("Alice", "eat", "pork", True), ("Alice", "eats", "chicken", False)}),
+    ("我每个月去一次北京。", {("小王", "去", "北京", False)}),
+    ("Tom's anniversary is on June 5th.", {("Tom", "anniversary", "June 5th", False)}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), PHRASAL_CASES)
+def test_phrasal_verbs_and_frequency_phrases(text: str, expected: set[Triple]) -> None:
+    assert triples(text, "小王" if detect_language(text) == "zh" else "Alice") == expected
+
+
+# --- frames that state no fact: dreams, jokes, wishes ---------------------------------------------
+
+FRAME_CASES: list[tuple[str, set[Triple]]] = [
+    ("我梦到自己变成了一只鸟。", set()),
+    ("开玩笑的，我其实不会做饭。", set()),
+    ("我住在火星。骗你的。", set()),
+    ("我希望明年去日本。", set()),
+    ("我想要一台新电脑。", set()),
+    ("我住在上海，希望以后住在海边，养一条狗。", {("小王", "住在", "上海", False)}),
+    ("小李很相信自己。", set()),
+    ("I dreamt that I lived in Rome.", set()),
+    ("I'm the Queen of England. Just kidding.", set()),
+    ("jk, I live on Mars.", set()),
+    ("I'm not kidding, I live in Rome.", {("Alice", "lives in", "Rome", False)}),
+    ("I'd love a dog.", set()),
+    ("I live in Rome but I want to move to Paris.", {("Alice", "lives in", "Rome", False)}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), FRAME_CASES)
+def test_frames_that_state_no_fact(text: str, expected: set[Triple]) -> None:
+    assert triples(text, "小王" if detect_language(text) == "zh" else "Alice") == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "reason"),
+    [
+        ("我做梦梦见自己在飞。", "dream"),
+        ("Last night I dreamed about flying.", "dream"),
+        ("逗你的", "joke"),
+        ("Only joking!", "joke"),
+        ("我不是开玩笑的", None),
+        ("他喜欢开玩笑", None),
+        ("我的梦想是当医生", None),
+    ],
+)
+def test_dream_and_joke_filters(sentence: str, reason: str | None) -> None:
+    assert is_non_factual(sentence) == reason
+
+
+@pytest.mark.parametrize(
+    ("name", "predicate", "expected"),
+    [
+        ("跑步", None, "Activity"),
+        ("游泳", "会", "Activity"),
+        ("jogging", "go", "Activity"),
+        ("hiking", "love", "Activity"),
+        ("building", "own", "Concept"),
+        ("宝马", "有", "Thing"),
+        ("Honda Civic", "own", "Thing"),
+        ("Toyota", "work at", "Organization"),
+        ("钢琴", "会弹", "Thing"),
+    ],
+)
+def test_activity_and_thing_types(name: str, predicate: str | None, expected: str) -> None:
+    assert guess_type(name, None, predicate) == expected

@@ -69,6 +69,21 @@ ANSWER_TYPES: list[tuple[str, str | None]] = [
     ("What is my favourite food?", "Food"),
     ("小王是不是程序员？", None),
     ("Is Tom married?", None),
+    # The role noun decides, not the bare wh-word.
+    ("王芳的雇主是谁？", "Organization"),
+    ("王芳的老板是谁？", "Person"),
+    ("Who is Bob's employer?", "Organization"),
+    ("Who is Bob's manager?", "Person"),
+    ("王芳平时做什么运动？", "Activity"),
+    ("小李有什么爱好？", "Activity"),
+    ("What sports does Carol play?", "Activity"),
+    ("Which hobbies does Tom have?", "Activity"),
+    ("小李开什么车？", "Thing"),
+    ("老王会什么乐器？", "Thing"),
+    ("What car does Bob drive?", "Thing"),
+    ("Which instrument does Tom play?", "Thing"),
+    ("张三哪一年结婚的？", "Time"),
+    ("When did Carol get married?", "Time"),
 ]
 
 
@@ -186,3 +201,22 @@ def test_question_matches_the_stored_fact(fact: str, question: str, speaker: str
     assert quintuple.subject in analysis.entities or quintuple.object in analysis.entities
     predicate = quintuple.predicate.casefold()
     assert any(keyword.casefold() in predicate for keyword in analysis.keywords), (predicate, analysis.keywords)
+
+
+@pytest.mark.parametrize(
+    ("fact", "question", "speaker"),
+    [
+        ("我周末经常打网球。", "我周末做什么运动？", "小王"),
+        ("我每天早上慢跑。", "我有什么运动习惯？", "小王"),
+        ("I go hiking every Sunday.", "What exercise do I do?", "Alice"),
+        ("我有一辆宝马。", "我开什么车？", "小王"),
+        ("I own a Honda Civic.", "What car do I drive?", "Alice"),
+        ("I can play the cello.", "What instrument can I play?", "Alice"),
+        ("Bob works at Toyota.", "Who is Bob's employer?", None),
+        ("我在比亚迪上班。", "我的雇主是谁？", "小王"),
+    ],
+)
+def test_answer_type_matches_the_stored_object_type(fact: str, question: str, speaker: str | None) -> None:
+    """The type the question asks for is the type the Reader gave the answer."""
+    quintuple = extract_quintuples(fact, speaker)[0]
+    assert quintuple.object_type == analyse_question(question, speaker).answer_type, quintuple
