@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from broker.models import load_chat_model
 from language.names import is_mentioned
 from language.pronouns import resolve_first_person
+from nodes.retrieve_evidence import MENTION_LINK_WEIGHT
 from prompts.answerer import ANSWER_SYSTEM, ANSWER_USER
 from schemas.context import Context
 from schemas.models import DEFAULT_SPEAKER, Entity, Episode, Fact, QuestionAnalysis
@@ -50,13 +51,16 @@ def answer_question(state: BrokerState, runtime: Runtime[Context]) -> dict[str, 
     analysis: QuestionAnalysis = state["analysis"]
     facts = list(state.get("facts") or [])
     episodes = list(state.get("episodes") or [])
-    anchors = list(state.get("anchors") or [])
+    linked = list(state.get("anchors") or [])
+    # Only names the question really contains are given; entities reached by a fuzzy
+    # link (公司 ~ 阿里巴巴) may well be the answer itself.
+    anchors = [entity for entity in linked if (entity.score or 0.0) >= MENTION_LINK_WEIGHT]
     if runtime.context.llm and (facts or episodes):
         cited = write_with_llm(state, facts, episodes, runtime.context.llm)
         kept = [fact for fact in facts if fact.id in set(cited.fact_ids)] or facts
         return {"answer": cited.answer, "facts": kept}
     question = resolve_first_person(state["question"], (state.get("speaker") or "").strip() or DEFAULT_SPEAKER)
-    return {"answer": compose_answer(analysis, anchors, facts, episodes, question)}
+    return {"answer": compose_answer(analysis, anchors, facts, episodes, question, linked)}
 
 
 def write_with_llm(state: BrokerState, facts: list[Fact], episodes: list[Episode], llm_spec: str) -> CitedAnswer:
@@ -170,8 +174,18 @@ def compose_answer(
     facts: list[Fact],
     episodes: list[Episode],
     question: str = "",
+    linked: list[Entity] | None = None,
 ) -> str:
-    """Compose an answer from the evidence without a model, in the question's language."""
+    """Compose an answer from the evidence without a model, in the question's language.
+
+    Args:
+        analysis: The question's analysis.
+        anchors: Entities the question names (they are not answers).
+        facts: The evidence, best first.
+        episodes: Episodes of the evidence, or similar episodes when there is none.
+        question: The question with first person resolved to the speaker.
+        linked: Every entity the question was linked to, fuzzy links included.
+    """
     chinese = analysis.language == "zh"
     if not facts:
         if episodes:
@@ -183,7 +197,8 @@ def compose_answer(
             )
         return "记忆中没有与这个问题相关的信息。" if chinese else "I have nothing in memory about that."
     if analysis.intent == "yes_no":
-        return _answer_yes_no(question, facts, chinese)
+        linked_ids = {entity.id for entity in linked or anchors}
+        return _answer_yes_no(question, facts, linked_ids, chinese)
     if analysis.answer_type == "Time":
         timed = [fact for fact in facts if fact.valid_from]
         if timed:
@@ -221,14 +236,15 @@ def compose_answer(
     return _with_reasons(names, supporting, chinese)
 
 
-def _answer_yes_no(question: str, facts: list[Fact], chinese: bool) -> str:
+def _answer_yes_no(question: str, facts: list[Fact], linked_ids: set[str], chinese: bool) -> str:
     """Answer yes or no from a fact whose object the question names, minding negation.
 
     Only the object decides: "小周能吃辣吗" is settled by 小周 (不)吃 辣, while a fact
-    that merely shares the subject (小周吃面) settles nothing.
+    that merely shares the subject (小周吃面) settles nothing. The object counts as
+    named when it is written in the question or was linked to it (番茄 ~ 西红柿).
     """
     for fact in facts:
-        if is_mentioned(fact.object, question):
+        if is_mentioned(fact.object, question) or (fact.object_id in linked_ids and fact.subject_id in linked_ids):
             if fact.negated:
                 return _with_reasons("不" if chinese else "No", [fact], chinese)
             return _with_reasons("是的" if chinese else "Yes", [fact], chinese)

@@ -92,9 +92,7 @@ def retrieve_evidence(state: BrokerState, runtime: Runtime[Context]) -> dict[str
         hits = store.search_episodes_vector(scope, question_vector, k=3)
         episodes = [episode for episode, similarity in hits if similarity >= EPISODE_FALLBACK_MIN_SIMILARITY]
     return {
-        # Only names the question really contains are "given"; entities reached by a
-        # fuzzy keyword link (公司 ~ 阿里巴巴) may well be the answer itself.
-        "anchors": [entity for entity, weight in anchors.values() if weight >= MENTION_LINK_WEIGHT],
+        "anchors": [entity.model_copy(update={"score": weight}) for entity, weight in anchors.values()],
         "facts": selected,
         "episodes": episodes,
     }

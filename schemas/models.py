@@ -95,6 +95,7 @@ class Entity(BaseModel):
     mention_count: int = 0
     first_seen: int | None = None
     last_seen: int | None = None
+    score: float | None = Field(default=None, description="How strongly a question links to it, when linked.")
 
 
 class Fact(BaseModel):
