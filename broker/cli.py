@@ -8,25 +8,18 @@ traceback.
 
 from __future__ import annotations
 
-import json
 import os
-import sys
-from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any
 
 import typer
-from pydantic import ValidationError
-from rich.console import Console
-from rich.markup import escape
 from rich.table import Table
 
 from broker.api import Broker
+from broker.cli_common import Options, context_from_options, handle_errors, print_json, stderr, stdout
+from broker.cli_entities import entities_app
 from broker.ingest_files import read_perceptions
-from schemas.context import Context
 from schemas.models import Perception
-from store import StoreError
 from store.embedded import EmbeddedFalkorDB
 from store.factory import describe_store
 
@@ -39,62 +32,7 @@ app = typer.Typer(
 )
 server_app = typer.Typer(help="Manage the embedded FalkorDB server of $ELEPHANT_HOME.", no_args_is_help=True)
 app.add_typer(server_app, name="server")
-
-stdout = Console(soft_wrap=True)
-stderr = Console(stderr=True, soft_wrap=True)
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-class Options:
-    """Global options, set by the callback before any command runs."""
-
-    store: str | None = None
-    llm: str | None = None
-    home: str | None = None
-    quiet: bool = False
-
-
-def _context() -> Context:
-    overrides: dict[str, Any] = {
-        name: value
-        for name, value in (("store", Options.store), ("llm", Options.llm), ("home", Options.home))
-        if value is not None
-    }
-    return Context(**overrides)
-
-
-def _fail(message: str, code: int = 1) -> None:
-    # Driver errors span several lines; scripts and people want exactly one.
-    one_line = " ".join(message.split())
-    stderr.print(f"[bold red]error:[/] {escape(one_line)}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
-
-
-def handle_errors(command: F) -> F:
-    """Turn expected failures into one clear line on stderr and a non-zero exit."""
-
-    @wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except StoreError as error:
-            _fail(str(error))
-        except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(str(part) for part in first.get("loc", ()))
-            _fail(f"invalid input{' (' + where + ')' if where else ''}: {first.get('msg')}")
-        except (OSError, ValueError) as error:
-            _fail(str(error))
-        except KeyboardInterrupt:
-            _fail("interrupted", 130)
-
-    return wrapper  # type: ignore[return-value]
-
-
-def _print_json(value: Any) -> None:
-    sys.stdout.write(json.dumps(value, ensure_ascii=False, default=str) + "\n")
-    sys.stdout.flush()
+app.add_typer(entities_app, name="entities")
 
 
 @app.callback()
@@ -137,10 +75,10 @@ def ingest(
         perceptions.extend(read_perceptions(path, **defaults))
     if not perceptions:
         raise ValueError("nothing to ingest: give --text TEXT or one or more files")
-    broker = Broker(_context())
+    broker = Broker(context_from_options())
     report = _ingest_with_progress(broker, perceptions)
     if as_json:
-        _print_json(report.model_dump())
+        print_json(report.model_dump())
     else:
         stdout.print(
             f"Remembered {report.episodes} episode(s): {report.facts} new fact(s), "
@@ -170,9 +108,9 @@ def ask(
     as_json: Annotated[bool, typer.Option("--json", help="Print answer, facts and episodes as JSON.")] = False,
 ) -> None:
     """Answer a question from memory, with the facts and episodes it rests on."""
-    answer = Broker(_context()).ask(question, speaker=speaker, agent_id=agent, session_id=session)
+    answer = Broker(context_from_options()).ask(question, speaker=speaker, agent_id=agent, session_id=session)
     if as_json:
-        _print_json(answer.model_dump(mode="json"))
+        print_json(answer.model_dump(mode="json"))
         return
     stdout.print(answer.answer, highlight=False)
     if answer.facts:
@@ -190,31 +128,13 @@ def facts(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
 ) -> None:
     """List stored facts."""
-    found = Broker(_context()).facts(entity, agent_id=agent, limit=limit)
+    found = Broker(context_from_options()).facts(entity, agent_id=agent, limit=limit)
     if as_json:
-        _print_json([fact.model_dump(mode="json") for fact in found])
+        print_json([fact.model_dump(mode="json") for fact in found])
     elif found:
         stdout.print(_facts_table(found))
     else:
         stdout.print("No facts stored yet." if entity is None else f"No facts about {entity}.")
-
-
-@app.command()
-@handle_errors
-def entities(
-    agent: Annotated[str | None, typer.Option("--agent", help="Agent id: whose memory to list.")] = None,
-    limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many entities.")] = 1000,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
-) -> None:
-    """List stored entities with their types and aliases."""
-    found = Broker(_context()).entities(agent_id=agent, limit=limit)
-    if as_json:
-        _print_json([entity.model_dump(mode="json") for entity in found])
-        return
-    table = Table("name", "type", "mentions", "aliases", "id")
-    for entity in found:
-        table.add_row(entity.name, entity.type, str(entity.mention_count), ", ".join(entity.aliases), entity.id)
-    stdout.print(table)
 
 
 @app.command()
@@ -224,9 +144,9 @@ def conflicts(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
 ) -> None:
     """List contradictions waiting for review (recorded once the review stage lands)."""
-    found = Broker(_context()).conflicts(agent_id=agent)
+    found = Broker(context_from_options()).conflicts(agent_id=agent)
     if as_json:
-        _print_json(found)
+        print_json(found)
     else:
         stdout.print("No conflicts." if not found else f"{len(found)} conflict(s).")
 
@@ -239,7 +159,7 @@ def demo(
     """Remember a short scripted conversation and answer questions about it."""
     from broker.demo import run_demo
 
-    run_demo(Broker(_context()), agent_id=agent, console=stdout, quiet=Options.quiet)
+    run_demo(Broker(context_from_options()), agent_id=agent, console=stdout, quiet=Options.quiet)
 
 
 @server_app.command("status")
@@ -249,7 +169,7 @@ def server_status(as_json: Annotated[bool, typer.Option("--json")] = False) -> N
     server = _embedded_server()
     running = server.ping()
     if as_json:
-        _print_json({"running": running, "data_dir": str(server.data_dir), "socket": str(server.socket_path)})
+        print_json({"running": running, "data_dir": str(server.data_dir), "socket": str(server.socket_path)})
     else:
         state = "running" if running else "not running"
         stdout.print(f"embedded FalkorDB in {server.data_dir}: {state}", highlight=False)
@@ -265,7 +185,7 @@ def server_stop() -> None:
 
 
 def _embedded_server() -> EmbeddedFalkorDB:
-    context = _context()
+    context = context_from_options()
     if context.store not in ("", "embedded"):
         raise ValueError(f"the store is {describe_store(context.store)}, not the embedded server")
     return EmbeddedFalkorDB(Path(context.home) / "falkordb")

@@ -239,6 +239,59 @@ class FactRow(BaseModel):
     is_new: bool = True
 
 
+MergeMethod = Literal["key", "alias", "fulltext", "embedding", "llm"]
+
+
+class MergeRecord(BaseModel):
+    """One surface name resolved into an existing entity: what, into what, how sure, when.
+
+    Kept so a merge can be explained and undone (``elephant entities unmerge ID``).
+    """
+
+    id: str
+    alias: str = Field(description="The surface name as written in the episode.")
+    alias_key: str = Field(description="normalize_name(alias).")
+    alias_type: str = "Concept"
+    into_key: str = Field(description="Key of the entity it was merged into.")
+    method: MergeMethod
+    score: float = Field(ge=0.0, le=1.0)
+    reason: str = ""
+    episode_id: str | None = None
+    created_at: int | None = None
+    undone_at: int | None = None
+
+
+ConflictKind = Literal["negation", "single_value", "supersession"]
+ConflictDecision = Literal["keep_new", "keep_old", "keep_both"]
+
+
+class Conflict(BaseModel):
+    """A new fact contradicting a stored one (same subject and canonical predicate)."""
+
+    id: str
+    kind: ConflictKind
+    subject: str
+    predicate_key: str
+    old_fact: Fact
+    new_fact: Fact
+    status: Literal["open", "decided"] = "open"
+    decision: ConflictDecision | None = None
+    decided_by: Literal["auto", "human"] | None = None
+    reason: str = ""
+    created_at: int | None = None
+    decided_at: int | None = None
+
+
+class FactUpdate(BaseModel):
+    """A change to a stored fact decided while writing an episode (supersession, review)."""
+
+    fact_id: str
+    status: FactStatus
+    valid_to: str | None = None
+    expired_at: int | None = None
+    confidence: float | None = None
+
+
 class EpisodeWrite(BaseModel):
     """Everything one episode adds to the graph, written in one transaction."""
 
@@ -247,3 +300,6 @@ class EpisodeWrite(BaseModel):
     episode_embedding: list[float] | None = None
     entities: list[EntityRow] = Field(default_factory=list)
     facts: list[FactRow] = Field(default_factory=list)
+    merges: list[MergeRecord] = Field(default_factory=list)
+    conflicts: list[Conflict] = Field(default_factory=list)
+    fact_updates: list[FactUpdate] = Field(default_factory=list)

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from schemas.models import ENTITY_TYPES, Entity, Episode, EpisodeWrite, Fact
+from store.merges import MergeQueries
 from store.sanitize import cypher_identifier
 
 Statement = tuple[str, dict[str, Any]]
@@ -64,7 +65,7 @@ _FACT_COLUMNS = (
 )
 
 
-class GraphStore(ABC):
+class GraphStore(MergeQueries, ABC):
     """A Cypher graph database holding episodes, entities and facts."""
 
     #: Short name shown in messages and tests ("falkordb", "neo4j").

@@ -1,0 +1,76 @@
+"""Shared pieces of the ``elephant`` commands: consoles, global options, errors, JSON."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+import typer
+from pydantic import ValidationError
+from rich.console import Console
+from rich.markup import escape
+
+from schemas.context import Context
+from store import StoreError
+
+stdout = Console(soft_wrap=True)
+stderr = Console(stderr=True, soft_wrap=True)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class Options:
+    """Global options, set by the ``elephant`` callback before any command runs."""
+
+    store: str | None = None
+    llm: str | None = None
+    home: str | None = None
+    quiet: bool = False
+
+
+def context_from_options() -> Context:
+    """Build the run context from the global options and the environment."""
+    overrides: dict[str, Any] = {
+        name: value
+        for name, value in (("store", Options.store), ("llm", Options.llm), ("home", Options.home))
+        if value is not None
+    }
+    return Context(**overrides)
+
+
+def fail(message: str, code: int = 1) -> None:
+    """Print one ``error:`` line on stderr and exit with ``code``."""
+    # Driver errors span several lines; scripts and people want exactly one.
+    one_line = " ".join(message.split())
+    stderr.print(f"[bold red]error:[/] {escape(one_line)}", highlight=False, soft_wrap=True)
+    raise typer.Exit(code)
+
+
+def handle_errors(command: F) -> F:
+    """Turn expected failures into one clear line on stderr and a non-zero exit."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except StoreError as error:
+            fail(str(error))
+        except ValidationError as error:
+            first = error.errors()[0]
+            where = ".".join(str(part) for part in first.get("loc", ()))
+            fail(f"invalid input{' (' + where + ')' if where else ''}: {first.get('msg')}")
+        except (OSError, ValueError) as error:
+            fail(str(error))
+        except KeyboardInterrupt:
+            fail("interrupted", 130)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def print_json(value: Any) -> None:
+    """Print one JSON value on stdout (UTF-8, not ASCII-escaped)."""
+    sys.stdout.write(json.dumps(value, ensure_ascii=False, default=str) + "\n")
+    sys.stdout.flush()
