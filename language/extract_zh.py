@@ -820,6 +820,15 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_
                 neg = True
             elif tok.f == "HEDGE":
                 state.hedged = True
+            elif (
+                tok.f == "n"
+                and nxt is not None
+                and _is_verb(nxt)
+                and pos + 2 < n
+                and _is_nominal(toks[pos + 2])
+                and not drafts
+            ):
+                pass  # 我现在全栈转 Node.js: a bare noun before verb + object is a manner/topic adverbial.
             elif tok.f == "MOST":
                 prefix.append(tok.w)
             elif tok.f in {"d", "c"} or (

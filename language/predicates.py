@@ -18,7 +18,10 @@ PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
     "likes": ("喜欢", "爱", "最爱", "喜爱", "热爱", "钟爱", "偏爱", "like", "love", "enjoy", "adore", "prefer"),
     "likes_eating": ("喜欢吃", "爱吃", "最爱吃", "喜爱吃", "like eating", "love eating", "enjoy eating"),
     "dislikes": ("讨厌", "不喜欢", "厌恶", "hate", "dislike", "detest"),
-    "lives_in": ("住在", "居住在", "住", "定居在", "定居于", "live in", "reside in", "live at"),
+    "lives_in": (
+        "住在", "居住在", "住", "定居在", "定居于", "搬到", "搬去", "搬家到", "移居", "移居到",
+        "live in", "reside in", "live at", "move to", "moved to", "relocate to",
+    ),
     "works_at": (
         "在工作",
         "工作",
@@ -31,7 +34,10 @@ PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
         "work for",
         "employed by",
     ),
-    "uses": ("用", "使用", "在用", "采用", "use", "using", "utilize"),
+    "uses": (
+        "用", "使用", "在用", "采用", "改用", "换用", "转用", "转向", "转到", "转", "use", "using", "utilize",
+        "switch to", "switched to", "move to using",
+    ),
     "skilled_in": ("精通", "擅长", "熟悉", "熟练掌握", "掌握", "proficient in", "good at", "skilled in", "expert in"),
     "knows": ("会", "懂", "know", "speak"),
     "born_in": ("出生于", "出生在", "生于", "born in", "be born in"),
