@@ -13,12 +13,14 @@ built from keyword arguments and ``ELEPHANT_*`` environment variables.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import Any, cast
 
 from broker.resources import get_store, request_scope
+from broker.reviews import ReviewDesk
 from language.names import normalize_name
 from schemas.context import Context
-from schemas.models import Answer, Entity, Fact, IngestReport, Perception, Question
+from schemas.models import Answer, Conflict, Entity, Fact, IngestReport, Perception, Question
 from schemas.state import AnswerInput, IngestInput
 from store import GraphStore
 
@@ -29,6 +31,7 @@ class Broker:
     def __init__(self, context: Context | None = None, **settings: Any) -> None:
         """Use ``context`` as given, or build one from keyword settings and the environment."""
         self.context = context or Context(**settings)
+        self._desk: ReviewDesk | None = None
 
     @property
     def store(self) -> GraphStore:
@@ -42,14 +45,24 @@ class Broker:
     def remember_many(
         self, perceptions: Iterable[Perception], on_each: Callable[[IngestReport], None] | None = None
     ) -> IngestReport:
-        """Remember texts one episode at a time; each episode is written atomically."""
+        """Remember texts one episode at a time; each episode is written atomically.
+
+        Under the ``human`` review policy an episode that contradicts memory is held
+        until its conflicts are resolved (``resolve``); it counts in ``conflicts``
+        and is not yet in ``episodes``.
+        """
         from graphs.ingest import graph
 
         total = IngestReport()
         for perception in perceptions:
-            request = cast(IngestInput, perception.model_dump(exclude_none=True))
-            result = graph.invoke(request, context=self.context)
-            report = result.get("report") or IngestReport()
+            if self.context.review_policy == "human":
+                report, waiting = self.review_desk.ingest(perception, self.context)
+                if waiting:
+                    report = IngestReport(conflicts=report.conflicts or len(waiting))
+            else:
+                request = cast(IngestInput, perception.model_dump(exclude_none=True))
+                result = graph.invoke(request, context=self.context)
+                report = result.get("report") or IngestReport()
             total = total + report
             if on_each is not None:
                 on_each(report)
@@ -72,9 +85,39 @@ class Broker:
         """List stored entities, most mentioned first."""
         return self.store.list_entities(request_scope(agent_id, self.context), limit)
 
-    def conflicts(self, agent_id: str | None = None) -> list[dict[str, Any]]:
-        """List recorded conflicts (none are recorded until the review stage exists)."""
-        return []
+    @property
+    def review_desk(self) -> ReviewDesk:
+        """Where paused reviews are kept (``$ELEPHANT_HOME/reviews.sqlite``)."""
+        if self._desk is None:
+            self._desk = ReviewDesk(self.context.home)
+        return self._desk
+
+    def conflicts(self, agent_id: str | None = None) -> list[Conflict]:
+        """List conflicts: open ones awaiting review first, then decided ones, newest first."""
+        scope = request_scope(agent_id, self.context)
+        return self.review_desk.open_conflicts(scope) + self.store.list_conflicts(scope)
+
+    def resolve(self, conflict_id: str, keep: str, agent_id: str | None = None) -> Conflict:
+        """Settle an open conflict: keep the ``new`` fact, the ``old`` one, or ``both``.
+
+        Returns:
+            The decided conflict as recorded.
+
+        Raises:
+            ValueError: If the id is not an open conflict or ``keep`` is not new/old/both.
+        """
+        decision = {"new": "keep_new", "old": "keep_old", "both": "keep_both"}.get(keep.removeprefix("keep_"))
+        if decision is None:
+            raise ValueError(f"--keep must be new, old or both, not {keep!r}")
+        try:
+            # The paused run was started under the human policy; it must resume under it,
+            # or the review node would re-decide automatically instead of reading the answer.
+            asked = self.review_desk.resolve(conflict_id, decision, replace(self.context, review_policy="human"))
+        except KeyError:
+            raise ValueError(f"no open conflict {conflict_id!r} (see 'elephant conflicts')") from None
+        recorded = [c for c in self.store.list_conflicts(request_scope(agent_id, self.context)) if c.id == conflict_id]
+        # Not recorded yet when another conflict of the same episode is still open.
+        return recorded[0] if recorded else asked
 
     def counts(self, agent_id: str | None = None) -> dict[str, int]:
         """Return how many episodes, entities and facts the memory holds."""

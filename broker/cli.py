@@ -19,6 +19,7 @@ from broker.api import Broker
 from broker.cli_common import Options, context_from_options, handle_errors, print_json, stderr, stdout
 from broker.cli_entities import entities_app
 from broker.ingest_files import read_perceptions
+from schemas.context import Context
 from schemas.models import Perception
 from store.embedded import EmbeddedFalkorDB
 from store.factory import describe_store
@@ -63,6 +64,9 @@ def ingest(
     agent: Annotated[str | None, typer.Option("--agent", help="Agent id: whose memory this is.")] = None,
     session: Annotated[str | None, typer.Option("--session", help="Session id (provenance).")] = None,
     source: Annotated[str | None, typer.Option("--source", help="Source name (provenance).")] = None,
+    review: Annotated[
+        str | None, typer.Option("--review", help="Contradictions: auto (decide by policy) or human (hold for review).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print counts as one JSON object.")] = False,
 ) -> None:
     """Remember texts: extract facts and merge them into the graph."""
@@ -75,7 +79,10 @@ def ingest(
         perceptions.extend(read_perceptions(path, **defaults))
     if not perceptions:
         raise ValueError("nothing to ingest: give --text TEXT or one or more files")
-    broker = Broker(context_from_options())
+    context = context_from_options()
+    if review is not None:
+        context = Context(**{**vars(context), "review_policy": review})
+    broker = Broker(context)
     report = _ingest_with_progress(broker, perceptions)
     if as_json:
         print_json(report.model_dump())
@@ -85,6 +92,11 @@ def ingest(
             f"{report.entities} new entit(ies), {report.conflicts} conflict(s).",
             highlight=False,
         )
+        waiting = [c for c in broker.conflicts(agent_id=agent) if c.status == "open"]
+        if waiting:
+            stdout.print(
+                f"{len(waiting)} conflict(s) await review: elephant conflicts; elephant resolve ID --keep new|old|both"
+            )
 
 
 def _ingest_with_progress(broker: Broker, perceptions: list[Perception]) -> Any:
@@ -143,12 +155,43 @@ def conflicts(
     agent: Annotated[str | None, typer.Option("--agent", help="Agent id.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
 ) -> None:
-    """List contradictions waiting for review (recorded once the review stage lands)."""
+    """List contradictions: open ones awaiting review, then decided ones."""
     found = Broker(context_from_options()).conflicts(agent_id=agent)
     if as_json:
-        print_json(found)
+        print_json([conflict.model_dump(mode="json") for conflict in found])
+        return
+    if not found:
+        stdout.print("No conflicts.")
+        return
+    table = Table("id", "status", "kind", "old", "new", "decision", "reason")
+    for conflict in found:
+        table.add_row(
+            conflict.id,
+            conflict.status,
+            conflict.kind,
+            conflict.old_fact.sentence(),
+            conflict.new_fact.sentence(),
+            f"{conflict.decision or ''} {('(' + conflict.decided_by + ')') if conflict.decided_by else ''}".strip(),
+            conflict.reason,
+        )
+    stdout.print(table)
+
+
+@app.command()
+@handle_errors
+def resolve(
+    conflict_id: Annotated[str, typer.Argument(help="Id of an open conflict (see 'elephant conflicts').")],
+    keep: Annotated[str, typer.Option("--keep", help="Which fact is true now: new, old or both.")],
+    agent: Annotated[str | None, typer.Option("--agent", help="Agent id.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the decided conflict as JSON.")] = False,
+) -> None:
+    """Settle an open conflict; the paused episode is then written with the decision."""
+    conflict = Broker(context_from_options()).resolve(conflict_id, keep, agent_id=agent)
+    if as_json:
+        print_json(conflict.model_dump(mode="json"))
     else:
-        stdout.print("No conflicts." if not found else f"{len(found)} conflict(s).")
+        old, new = conflict.old_fact.sentence(), conflict.new_fact.sentence()
+        stdout.print(f"{conflict.id}: {conflict.decision} (old: {old}; new: {new})", highlight=False)
 
 
 @app.command()
@@ -192,11 +235,18 @@ def _embedded_server() -> EmbeddedFalkorDB:
 
 
 def _facts_table(found: list[Any], title: str | None = None) -> Table:
-    table = Table("subject", "predicate", "object", "conf.", "weight", "episodes", title=title)
+    table = Table("subject", "predicate", "object", "conf.", "weight", "episodes", "status", title=title)
     for fact in found:
         predicate = f"not {fact.predicate}" if fact.negated else fact.predicate
+        status = fact.status + (f" (until {fact.valid_to})" if fact.valid_to else "")
         table.add_row(
-            fact.subject, predicate, fact.object, f"{fact.confidence:.2f}", str(fact.weight), str(len(fact.episode_ids))
+            fact.subject,
+            predicate,
+            fact.object,
+            f"{fact.confidence:.2f}",
+            str(fact.weight),
+            str(len(fact.episode_ids)),
+            status,
         )
     return table
 

@@ -83,7 +83,7 @@ def rank_answers(facts: list[Fact], anchors: list[Entity], answer_type: str | No
     an intermediate entity (the colleague) does not outrank the place the question
     asks for (where the colleague lives). Entities of the asked-for type are
     preferred, entities of another known type are held back. A negated fact
-    (小周不吃辣) never makes its far end an answer.
+    (小周不吃辣) counts against its far end, so it never makes it an answer.
     """
     anchor_ids = {entity.id for entity in anchors}
     neighbours: dict[str, set[str]] = defaultdict(set)
@@ -115,8 +115,9 @@ def rank_answers(facts: list[Fact], anchors: list[Entity], answer_type: str | No
                 continue
             names[end] = (name, kind)
             touching[end].append(fact)
-            if distance.get(end, 99) == farthest and not fact.negated:
-                totals[end] += fact.score or 0.0
+            if distance.get(end, 99) == farthest:
+                # A negated fact (小李不用 Python) counts against its far end.
+                totals[end] += -(fact.score or 0.0) if fact.negated else fact.score or 0.0
     ranked = []
     for end, total in totals.items():
         if total <= 0.0:

@@ -46,6 +46,8 @@ def build_facts(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]
 
     entities = collect_entities(state.get("quintuples") or [])
     facts = collect_facts(scope, state.get("quintuples") or [])
+    for fact in facts:
+        fact.authority = context.authority_of(episode.source)
     known_entities = store.entities_by_keys(scope, entities)
     known_facts = store.existing_fact_ids(scope, (fact.id for fact in facts))
 

@@ -12,12 +12,14 @@ def route_request(state: BrokerState) -> Literal["ingest", "answer"]:
     return "answer" if state.get("question") else "ingest"
 
 
-def route_after_build(state: BrokerState) -> Literal["commit_episode", "__end__"]:
-    """Commit a planned episode; stop when it was already stored (nothing to write).
+def route_after_build(state: BrokerState) -> Literal["detect_conflicts", "__end__"]:
+    """Check a planned episode for contradictions; stop when it was already stored."""
+    return "detect_conflicts" if state.get("plan") is not None else "__end__"
 
-    The review node for conflicting facts will be routed to from here.
-    """
-    return "commit_episode" if state.get("plan") is not None else "__end__"
+
+def route_after_detect(state: BrokerState) -> Literal["review_conflicts", "commit_episode"]:
+    """Send contradictions to review; commit an episode that contradicts nothing."""
+    return "review_conflicts" if state.get("conflicts") else "commit_episode"
 
 
 def route_after_analyse(state: BrokerState) -> Literal["retrieve_evidence"]:

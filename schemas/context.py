@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, fields
 
+DEFAULT_AUTHORITY = 0.7
+
 
 @dataclass(kw_only=True)
 class Context:
@@ -30,6 +32,16 @@ class Context:
     agent_id: str = field(default="default", metadata={"env": "ELEPHANT_AGENT"})
     """Default memory scope when a request names no agent."""
 
+    review_policy: str = field(default="auto", metadata={"env": "ELEPHANT_REVIEW"})
+    """How contradictions are settled: ``auto`` (confidence x authority x recency) or
+    ``human`` (the ingest pauses with an interrupt until someone decides)."""
+
+    source_authority: str = field(default="", metadata={"env": "ELEPHANT_SOURCE_AUTHORITY"})
+    """Authority per source, ``name=weight`` pairs (``paper=0.9,blog=0.4``); others get 0.7."""
+
+    decay_half_life_days: float = 30.0
+    """Half-life of confidence for time-sensitive predicates (plans, prices, statuses)."""
+
     max_facts: int = 8
     """How many facts an answer cites at most."""
 
@@ -37,8 +49,29 @@ class Context:
     """How far retrieval walks from the entities a question names."""
 
     def __post_init__(self) -> None:
-        """Fill fields left at their defaults from the environment."""
+        """Fill fields left at their defaults from the environment, then check them."""
         for spec in fields(self):
             variable = spec.metadata.get("env")
             if variable and getattr(self, spec.name) == spec.default and variable in os.environ:
                 setattr(self, spec.name, os.environ[variable])
+        if self.review_policy not in ("auto", "human"):
+            raise ValueError(f"review policy must be auto or human, not {self.review_policy!r}")
+        self.authorities()  # fail early on a malformed ELEPHANT_SOURCE_AUTHORITY
+
+    def authorities(self) -> dict[str, float]:
+        """Parse ``source_authority`` into ``{source name (lower case): weight}``."""
+        table: dict[str, float] = {}
+        for item in filter(None, (part.strip() for part in self.source_authority.split(","))):
+            name, sep, value = item.partition("=")
+            try:
+                weight = float(value)
+            except ValueError:
+                weight = -1.0
+            if not sep or not name.strip() or not 0.0 <= weight <= 1.0:
+                raise ValueError(f"source authority must be name=weight with 0 <= weight <= 1, not {item!r}")
+            table[name.strip().lower()] = weight
+        return table
+
+    def authority_of(self, source: str | None) -> float:
+        """Return the authority of a source (0.7 when it is not configured)."""
+        return self.authorities().get((source or "").strip().lower(), DEFAULT_AUTHORITY)

@@ -12,7 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-FactStatus = Literal["active", "superseded", "disputed"]
+FactStatus = Literal["active", "superseded", "rejected", "disputed"]
+"""active: current truth; superseded: was true, replaced (history); rejected: lost a review."""
 
 DEFAULT_SPEAKER = "user"
 """Who said a text when the caller does not say; first person (我/I) resolves to it."""
@@ -118,6 +119,8 @@ class Fact(BaseModel):
     valid_from: str | None = None
     valid_to: str | None = None
     status: FactStatus = "active"
+    expired_at: int | None = Field(default=None, description="When the broker retired it (ms since the epoch).")
+    authority: float | None = Field(default=None, description="Authority of the most authoritative source.")
     score: float | None = Field(default=None, description="Retrieval score, when ranked for a question.")
 
     def sentence(self) -> str:
@@ -235,6 +238,8 @@ class FactRow(BaseModel):
     confidence: float = 0.8
     negated: bool = False
     valid_from: str | None = None
+    authority: float = 0.7
+    status: FactStatus = "active"
     embedding: list[float] | None = None
     is_new: bool = True
 

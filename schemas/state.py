@@ -15,6 +15,7 @@ from typing import Annotated, NotRequired, Protocol, TypeVar
 from typing_extensions import TypedDict
 
 from schemas.models import (
+    Conflict,
     Entity,
     Episode,
     EpisodeWrite,
@@ -94,6 +95,7 @@ class BrokerState(BrokerInput, total=False):
     # Builder
     plan: EpisodeWrite | None
     report: IngestReport
+    conflicts: list[Conflict]
     # Answerer
     analysis: QuestionAnalysis
     anchors: list[Entity]

@@ -19,7 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from schemas.models import ENTITY_TYPES, Entity, Episode, EpisodeWrite, Fact
+from schemas.models import ENTITY_TYPES, Conflict, Entity, Episode, EpisodeWrite, Fact
 from store.merges import MergeQueries
 from store.sanitize import cypher_identifier
 
@@ -61,7 +61,7 @@ _FACT_COLUMNS = (
     "o.id AS object_id, o.name AS object, o.type AS object_type, f.weight AS weight, "
     "f.confidence AS confidence, f.negated AS negated, f.episode_ids AS episode_ids, "
     "f.created_at AS created_at, f.valid_from AS valid_from, f.valid_to AS valid_to, "
-    "f.status AS status"
+    "f.status AS status, f.expired_at AS expired_at, f.authority AS authority"
 )
 
 
@@ -173,7 +173,7 @@ class GraphStore(MergeQueries, ABC):
                         "rows": [
                             {
                                 **row.model_dump(exclude={"is_new"}),
-                                "id": _entity_id(plan.scope, row.key),
+                                "id": entity_id(plan.scope, row.key),
                                 "embedding": row.embedding or [],
                             }
                             for row in plan.entities
@@ -204,11 +204,14 @@ class GraphStore(MergeQueries, ABC):
                     "ON CREATE SET f.scope = $scope, f.predicate = r.predicate, "
                     "f.predicate_key = r.predicate_key, f.weight = 0, f.confidence = r.confidence, "
                     "f.negated = r.negated, f.episode_ids = [], f.created_at = $now, "
-                    "f.valid_from = r.valid_from, f.status = 'active', f.embedding = r.embedding "
+                    "f.valid_from = r.valid_from, f.status = r.status, f.authority = r.authority, "
+                    "f.embedding = r.embedding "
                     "SET f.weight = f.weight + 1, f.updated_at = $now, "
                     "f.episode_ids = f.episode_ids + $episode_id, "
                     "f.confidence = CASE WHEN r.confidence > f.confidence "
-                    "THEN r.confidence ELSE f.confidence END",
+                    "THEN r.confidence ELSE f.confidence END, "
+                    "f.authority = CASE WHEN r.authority > f.authority "
+                    "THEN r.authority ELSE f.authority END",
                     {
                         "scope": plan.scope,
                         "now": now,
@@ -220,6 +223,48 @@ class GraphStore(MergeQueries, ABC):
                     },
                 )
             )
+        if plan.fact_updates:
+            statements.append(
+                (
+                    "UNWIND $updates AS u "
+                    "MATCH (:Entity)-[f:FACT {id: u.fact_id}]->(:Entity) WHERE f.scope = $scope "
+                    "SET f.status = u.status, f.valid_to = coalesce(u.valid_to, f.valid_to), "
+                    "f.expired_at = coalesce(u.expired_at, f.expired_at), "
+                    "f.confidence = coalesce(u.confidence, f.confidence), f.updated_at = $now",
+                    {"scope": plan.scope, "now": now, "updates": [u.model_dump() for u in plan.fact_updates]},
+                )
+            )
+        if plan.conflicts:
+            statements.append(
+                (
+                    "UNWIND $rows AS c "
+                    "MERGE (x:Conflict {id: c.id}) "
+                    "SET x.scope = $scope, x.kind = c.kind, x.subject = c.subject, "
+                    "x.predicate_key = c.predicate_key, x.old_fact_id = c.old_fact_id, "
+                    "x.new_fact_id = c.new_fact_id, x.status = c.status, x.decision = c.decision, "
+                    "x.decided_by = c.decided_by, x.reason = c.reason, x.created_at = c.created_at, "
+                    "x.decided_at = c.decided_at, x.episode_id = $episode_id, x.record = c.record",
+                    {
+                        "scope": plan.scope,
+                        "episode_id": episode.id,
+                        "rows": [
+                            {
+                                **conflict.model_dump(
+                                    include={"id", "kind", "subject", "predicate_key", "status", "decision"}
+                                ),
+                                **conflict.model_dump(include={"decided_by", "reason", "decided_at"}),
+                                "created_at": conflict.created_at or now,
+                                "old_fact_id": conflict.old_fact.id,
+                                "new_fact_id": conflict.new_fact.id,
+                                # The whole record, so the review history survives later changes.
+                                "record": conflict.model_dump_json(),
+                            }
+                            for conflict in plan.conflicts
+                        ],
+                    },
+                )
+            )
+        statements.extend(self.merge_statements(plan))
         return statements
 
     def delete_scope(self, scope: str) -> None:
@@ -295,24 +340,70 @@ class GraphStore(MergeQueries, ABC):
         hits.sort(key=lambda hit: hit[1], reverse=True)
         return hits[:k]
 
-    def facts_touching(self, scope: str, entity_ids: Iterable[str], limit: int = 200) -> list[tuple[Fact, list[float]]]:
-        """Return active facts with an end in ``entity_ids``, heaviest first, with embeddings."""
+    def facts_touching(
+        self,
+        scope: str,
+        entity_ids: Iterable[str],
+        limit: int = 200,
+        *,
+        as_of: int | None = None,
+        history: bool = False,
+    ) -> list[tuple[Fact, list[float]]]:
+        """Return facts with an end in ``entity_ids``, heaviest first, with embeddings.
+
+        Args:
+            scope: The agent whose memory is read.
+            entity_ids: Entities the facts must touch.
+            limit: At most this many facts per direction.
+            as_of: Milliseconds since the epoch: return what the broker believed then
+                (created before, not yet retired) instead of current truth.
+            history: Also return superseded facts (what used to be true).
+        """
         ids = sorted(set(entity_ids))
         if not ids:
             return []
+        if as_of is not None:
+            condition = (
+                "f.created_at <= $as_of AND (f.expired_at IS NULL OR f.expired_at > $as_of) AND f.status <> 'rejected'"
+            )
+        else:
+            condition = "f.status IN $statuses"
+        statuses = ["active", "superseded"] if history else ["active"]
         found: dict[str, tuple[Fact, list[float]]] = {}
         for end in ("s", "o"):
             rows = self._read(
                 "MATCH (s:Entity)-[f:FACT]->(o:Entity) "
-                f"WHERE f.scope = $scope AND {end}.id IN $ids AND f.status <> 'superseded' "
+                f"WHERE f.scope = $scope AND {end}.id IN $ids AND {condition} "
                 f"RETURN {_FACT_COLUMNS}, f.embedding AS embedding "
                 "ORDER BY f.weight DESC, f.confidence DESC LIMIT $limit",
-                {"scope": scope, "ids": ids, "limit": limit},
+                {"scope": scope, "ids": ids, "limit": limit, "as_of": as_of, "statuses": statuses},
             )
             for row in rows:
                 embedding = row.pop("embedding") or []
                 found[row["id"]] = (_fact(row), list(embedding))
         return list(found.values())
+
+    def active_facts_about(self, scope: str, subject_ids: Iterable[str], predicate_keys: Iterable[str]) -> list[Fact]:
+        """Return active facts whose subject and canonical predicate are among those given."""
+        ids, keys = sorted(set(subject_ids)), sorted(set(predicate_keys))
+        if not ids or not keys:
+            return []
+        rows = self._read(
+            "MATCH (s:Entity)-[f:FACT]->(o:Entity) "
+            "WHERE f.scope = $scope AND s.id IN $ids AND f.predicate_key IN $keys AND f.status = 'active' "
+            f"RETURN {_FACT_COLUMNS}",
+            {"scope": scope, "ids": ids, "keys": keys},
+        )
+        return [_fact(row) for row in rows]
+
+    def list_conflicts(self, scope: str, limit: int = 1000) -> list[Conflict]:
+        """Return recorded (decided) conflicts, newest first."""
+        rows = self._read(
+            "MATCH (x:Conflict) WHERE x.scope = $scope RETURN x.record AS record "
+            "ORDER BY x.created_at DESC, x.id LIMIT $limit",
+            {"scope": scope, "limit": limit},
+        )
+        return [Conflict.model_validate_json(row["record"]) for row in rows if row["record"]]
 
     def episodes_by_ids(self, scope: str, ids: Iterable[str]) -> list[Episode]:
         """Return the stored episodes with these ids (in no particular order)."""
@@ -360,8 +451,11 @@ class GraphStore(MergeQueries, ABC):
         return counts
 
 
-def _entity_id(scope: str, key: str) -> str:
-    # Stable per (scope, key): two processes creating the same entity agree on its id.
+def entity_id(scope: str, key: str) -> str:
+    """Return the id of the entity stored under ``key`` in ``scope``.
+
+    Stable per (scope, key), so two processes creating the same entity agree on it.
+    """
     return "ent_" + hashlib.sha1(f"{scope}\x1f{key}".encode()).hexdigest()[:16]
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nodes.routing import route_after_analyse, route_after_build, route_request
+from nodes.routing import route_after_analyse, route_after_build, route_after_detect, route_request
 from schemas.models import Episode, EpisodeWrite
 
 
@@ -14,10 +14,16 @@ def test_questions_go_to_the_answerer_and_texts_to_ingest() -> None:
 
 def test_a_stored_episode_is_not_committed_again() -> None:
     episode = Episode(id="e", agent_id="a", session_id="s", speaker="u", source="t", text="x", created_at=0)
-    assert route_after_build({"plan": EpisodeWrite(scope="a", episode=episode)}) == "commit_episode"
+    assert route_after_build({"plan": EpisodeWrite(scope="a", episode=episode)}) == "detect_conflicts"
     assert route_after_build({"plan": None}) == "__end__"
     assert route_after_build({}) == "__end__"
 
 
 def test_analysed_questions_go_to_retrieval() -> None:
     assert route_after_analyse({}) == "retrieve_evidence"
+
+
+def test_contradictions_go_to_review_and_the_rest_is_committed() -> None:
+    assert route_after_detect({"conflicts": []}) == "commit_episode"
+    assert route_after_detect({}) == "commit_episode"
+    assert route_after_detect({"conflicts": ["a conflict"]}) == "review_conflicts"  # type: ignore[list-item]

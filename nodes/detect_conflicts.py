@@ -1,0 +1,146 @@
+"""Builder, truth maintenance: find stored facts the new episode contradicts.
+
+A conflict is only ever looked for between facts with the same subject and the same
+canonical predicate key — never across unrelated facts (the failure mode of systems
+that invalidate by similarity). Three kinds:
+
+* ``negation``: A 是 B vs A 不是 B — the same statement with opposite polarity;
+* ``single_value``: a predicate that holds one value at a time (lives in, works at,
+  CEO of, 总部位于 …; ``SINGLE_VALUED``) gets a new value;
+* ``supersession``: either of the above stated as a change ("我不用 Python 了", "I no
+  longer…", "moved to", "现在…"), which retires the old fact as past.
+
+Nothing is decided here; ``review_conflicts`` decides by policy.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from typing import Any
+
+from langgraph.runtime import Runtime
+
+from broker.resources import get_store
+from schemas.context import Context
+from schemas.models import Conflict, ConflictKind, EpisodeWrite, Fact, FactRow
+from schemas.state import BrokerState
+from store.base import entity_id, now_ms
+
+SINGLE_VALUED: frozenset[str] = frozenset(
+    {
+        "lives_in",
+        "works_at",
+        "born_in",
+        "headquartered_in",
+        "located_in",
+        "ceo",
+        "capital",
+        "首都",
+        "省会",
+        "生日",
+        "birthday",
+        "age",
+        "年龄",
+        "老家",
+        "hometown",
+        "spouse",
+        "wife",
+        "husband",
+        "妻子",
+        "丈夫",
+        "老婆",
+        "老公",
+        "名字",
+        "name",
+    }
+)
+"""Canonical predicate keys that hold one value at a time (extend as needed)."""
+
+_FAVOURITE = re.compile(r"^(最爱|最喜欢|favou?rite)")
+_CHANGE_CUES = re.compile(
+    r"不再|再也不|已经不|不.{0,12}了|以前|过去|曾经|现在|如今|目前|改用|换成|换用|转用|转向|搬到|搬去|搬家"
+    r"|no longer|not\b.{0,30}\bany ?more|anymore|stopped|quit|used to|\bnow\b|switched|moved",
+    re.IGNORECASE,
+)
+
+
+def is_single_valued(predicate_key: str) -> bool:
+    """Return whether a predicate holds one value at a time (lives in, 最爱的颜色 ...)."""
+    return predicate_key in SINGLE_VALUED or bool(_FAVOURITE.match(predicate_key))
+
+
+def detect_conflicts(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
+    """Compare the planned facts with active stored facts of the same subject and predicate."""
+    plan = state.get("plan")
+    if plan is None or not plan.facts:
+        return {"conflicts": []}
+    store = get_store(runtime.context)
+    subject_ids = {entity_id(plan.scope, fact.subject_key) for fact in plan.facts}
+    stored = store.active_facts_about(plan.scope, subject_ids, {fact.predicate_key for fact in plan.facts})
+    conflicts = find_conflicts(plan, stored)
+    report = state.get("report")
+    update: dict[str, Any] = {"conflicts": conflicts}
+    if report is not None:
+        update["report"] = report.model_copy(update={"conflicts": len(conflicts)})
+    return update
+
+
+def find_conflicts(plan: EpisodeWrite, stored: list[Fact]) -> list[Conflict]:
+    """Return the conflicts between the plan's new facts and the stored facts given.
+
+    Args:
+        plan: The episode about to be written.
+        stored: Active stored facts (same subjects and predicate keys as the plan's).
+    """
+    changed = bool(_CHANGE_CUES.search(plan.episode.text))
+    conflicts: dict[str, Conflict] = {}
+    for row in plan.facts:
+        subject = entity_id(plan.scope, row.subject_key)
+        obj = entity_id(plan.scope, row.object_key)
+        for old in stored:
+            if old.id == row.id or old.subject_id != subject or old.predicate_key != row.predicate_key:
+                continue
+            kind: ConflictKind | None = None
+            if old.object_id == obj and old.negated != row.negated:
+                kind = "supersession" if changed and row.negated else "negation"
+            elif old.object_id != obj and not old.negated and not row.negated and is_single_valued(row.predicate_key):
+                kind = "supersession" if changed else "single_value"
+            if kind is None:
+                continue
+            new = fact_of_row(row, plan)
+            conflict_id = "conflict_" + hashlib.sha1(f"{old.id}\x1f{row.id}".encode()).hexdigest()[:16]
+            conflicts[conflict_id] = Conflict(
+                id=conflict_id,
+                kind=kind,
+                subject=old.subject,
+                predicate_key=row.predicate_key,
+                old_fact=old,
+                new_fact=new,
+                created_at=now_ms(),
+            )
+    return list(conflicts.values())
+
+
+def fact_of_row(row: FactRow, plan: EpisodeWrite) -> Fact:
+    """Describe a planned fact row as a ``Fact`` (names, ids and provenance filled in)."""
+    names = {entity.key: entity for entity in plan.entities}
+    subject, obj = names.get(row.subject_key), names.get(row.object_key)
+    return Fact(
+        id=row.id,
+        subject=subject.name if subject else row.subject_key,
+        subject_id=entity_id(plan.scope, row.subject_key),
+        subject_type=subject.type if subject else None,
+        predicate=row.predicate,
+        predicate_key=row.predicate_key,
+        object=obj.name if obj else row.object_key,
+        object_id=entity_id(plan.scope, row.object_key),
+        object_type=obj.type if obj else None,
+        confidence=row.confidence,
+        negated=row.negated,
+        episode_ids=[plan.episode.id],
+        created_at=plan.episode.created_at,
+        valid_from=row.valid_from,
+        status=row.status,
+        authority=row.authority,
+    )

@@ -1,0 +1,127 @@
+"""Review: settle each contradiction by policy before the episode is written.
+
+Policy ``auto`` decides by confidence x source authority x recency, and an explicit
+change ("我不用 Python 了") always retires the old fact. Policy ``human`` pauses the
+graph with ``interrupt()`` once per conflict; the run resumes with
+``Command(resume="keep_new" | "keep_old" | "keep_both")`` on the same thread. Code
+before the interrupt is pure, because it runs again on resume.
+
+Nothing is deleted: the loser of a decision stays in the graph as ``superseded``
+(it was true, and is history now, with ``valid_to``/``expired_at``) or ``rejected``
+(a new claim that lost), and the decided conflict is recorded with its reason.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+from langgraph.runtime import Runtime
+from langgraph.types import Command, interrupt
+
+from schemas.context import DEFAULT_AUTHORITY, Context
+from schemas.models import Conflict, ConflictDecision, EpisodeWrite, Fact, FactUpdate
+from schemas.state import BrokerState
+from store.base import now_ms
+
+DECISIONS: dict[str, ConflictDecision] = {
+    "keep_new": "keep_new",
+    "new": "keep_new",
+    "keep_old": "keep_old",
+    "old": "keep_old",
+    "keep_both": "keep_both",
+    "both": "keep_both",
+}
+RECENCY_HALF_LIFE_DAYS = 365.0
+"""How fast an old statement loses weight against a new one in automatic review."""
+
+
+def review_conflicts(state: BrokerState, runtime: Runtime[Context]) -> Command[Literal["commit_episode"]]:
+    """Decide every conflict (by policy, or by a person) and fold the decisions into the plan."""
+    plan = state["plan"]
+    assert plan is not None, "review runs only for a planned episode"
+    decided: list[Conflict] = []
+    for conflict in state.get("conflicts") or []:
+        if runtime.context.review_policy == "human":
+            answer = interrupt(review_request(conflict, plan))
+            decision, reason = parse_decision(answer)
+            decided.append(_decided(conflict, decision, "human", reason or "decided in review"))
+        else:
+            decision, reason = decide_automatically(conflict)
+            decided.append(_decided(conflict, decision, "auto", reason))
+    return Command(goto="commit_episode", update={"plan": apply_decisions(plan, decided), "conflicts": decided})
+
+
+def review_request(conflict: Conflict, plan: EpisodeWrite) -> dict[str, Any]:
+    """The JSON payload a reviewer sees (Studio, CLI, MCP)."""
+    return {
+        "conflict": conflict.model_dump(mode="json"),
+        "conflict_id": conflict.id,
+        "kind": conflict.kind,
+        "question": f"Which is true now? old: {conflict.old_fact.sentence()} / new: {conflict.new_fact.sentence()}",
+        "old": conflict.old_fact.model_dump(mode="json", exclude={"score"}),
+        "new": conflict.new_fact.model_dump(mode="json", exclude={"score"}),
+        "episode": {"id": plan.episode.id, "text": plan.episode.text, "speaker": plan.episode.speaker},
+        "options": ["keep_new", "keep_old", "keep_both"],
+    }
+
+
+def parse_decision(answer: Any) -> tuple[ConflictDecision, str]:
+    """Read a reviewer's answer: ``"keep_new"``/``"new"`` or ``{"decision": ..., "reason": ...}``.
+
+    Raises:
+        ValueError: If the answer names no known decision.
+    """
+    reason = ""
+    if isinstance(answer, dict):
+        reason = str(answer.get("reason") or "")
+        answer = answer.get("decision") or answer.get("keep")
+    decision = DECISIONS.get(str(answer).strip().lower())
+    if decision is None:
+        raise ValueError(f"a review decision must be one of keep_new, keep_old, keep_both, not {answer!r}")
+    return decision, reason
+
+
+def decide_automatically(conflict: Conflict, now: int | None = None) -> tuple[ConflictDecision, str]:
+    """Decide by confidence x authority x recency; an explicit change keeps the new fact."""
+    if conflict.kind == "supersession":
+        return "keep_new", "the new statement says the old one no longer holds"
+    now = now or now_ms()
+    old, new = _standing(conflict.old_fact, now), _standing(conflict.new_fact, now)
+    if new >= old:
+        return "keep_new", f"new {new:.2f} >= old {old:.2f} (confidence x authority x recency)"
+    return "keep_old", f"old {old:.2f} > new {new:.2f} (confidence x authority x recency)"
+
+
+def apply_decisions(plan: EpisodeWrite, decided: list[Conflict]) -> EpisodeWrite:
+    """Return the plan with retired old facts, rejected new facts and the conflict records."""
+    now = now_ms()
+    updates: list[FactUpdate] = list(plan.fact_updates)
+    rejected: set[str] = set()
+    for conflict in decided:
+        if conflict.decision == "keep_new":
+            valid_to = conflict.new_fact.valid_from or plan.episode.time or _today()
+            updates.append(
+                FactUpdate(fact_id=conflict.old_fact.id, status="superseded", valid_to=valid_to, expired_at=now)
+            )
+        elif conflict.decision == "keep_old":
+            rejected.add(conflict.new_fact.id)
+    facts = [row.model_copy(update={"status": "rejected"}) if row.id in rejected else row for row in plan.facts]
+    return plan.model_copy(update={"facts": facts, "fact_updates": updates, "conflicts": decided})
+
+
+def _decided(conflict: Conflict, decision: ConflictDecision, by: Literal["auto", "human"], reason: str) -> Conflict:
+    return conflict.model_copy(
+        update={"status": "decided", "decision": decision, "decided_by": by, "reason": reason, "decided_at": now_ms()}
+    )
+
+
+def _standing(fact: Fact, now: int) -> float:
+    age_days = max(now - (fact.created_at or now), 0) / 86_400_000
+    recency = 0.5 ** (age_days / RECENCY_HALF_LIFE_DAYS)
+    authority = fact.authority if fact.authority is not None else DEFAULT_AUTHORITY
+    return fact.confidence * authority * recency
+
+
+def _today() -> str:
+    return datetime.now(UTC).date().isoformat()
