@@ -20,7 +20,17 @@ from broker.resources import get_store, request_scope
 from broker.reviews import ReviewDesk
 from language.names import normalize_name
 from schemas.context import Context
-from schemas.models import Answer, Conflict, Entity, Fact, IngestReport, Perception, Question
+from schemas.models import (
+    Answer,
+    Conflict,
+    Entity,
+    Fact,
+    FactUpdate,
+    IngestReport,
+    MergeRecord,
+    Perception,
+    Question,
+)
 from schemas.state import AnswerInput, IngestInput
 from store import GraphStore
 
@@ -69,21 +79,47 @@ class Broker:
         return total
 
     def ask(self, question: str, **fields: Any) -> Answer:
-        """Answer a question from memory; ``fields`` are speaker, agent_id, session_id."""
+        """Answer a question from memory; ``fields`` are speaker, agent_id, session_id, as_of."""
         from graphs.answer import graph
 
         request = cast(AnswerInput, Question(question=question, **fields).model_dump(exclude_none=True))
         result = graph.invoke(request, context=self.context)
-        return Answer(answer=result["answer"], facts=result.get("facts") or [], episodes=result.get("episodes") or [])
+        return Answer(
+            answer=result["answer"],
+            facts=result.get("facts") or [],
+            episodes=result.get("episodes") or [],
+            history=result.get("history") or [],
+        )
 
     def facts(self, entity: str | None = None, agent_id: str | None = None, limit: int = 1000) -> list[Fact]:
         """List stored facts, optionally only those about one entity (any spelling of its name)."""
-        key = normalize_name(entity) if entity else None
-        return self.store.list_facts(request_scope(agent_id, self.context), key, limit)
+        scope = request_scope(agent_id, self.context)
+        if not entity:
+            return self.store.list_facts(scope, None, limit)
+        # A name may denote several entities (苹果 the fruit, 苹果公司) or a merged alias (北大).
+        keys = self.store.entity_keys_for_name(scope, normalize_name(entity)) or [normalize_name(entity)]
+        found = {fact.id: fact for key in keys for fact in self.store.list_facts(scope, key, limit)}
+        return sorted(found.values(), key=lambda fact: (fact.created_at or 0, fact.id))[:limit]
 
     def entities(self, agent_id: str | None = None, limit: int = 1000) -> list[Entity]:
         """List stored entities, most mentioned first."""
         return self.store.list_entities(request_scope(agent_id, self.context), limit)
+
+    def merges(self, agent_id: str | None = None, limit: int = 1000) -> list[MergeRecord]:
+        """List entity merge records, newest first (undone ones too: they are never deleted)."""
+        return self.store.list_merges(request_scope(agent_id, self.context), limit)
+
+    def unmerge(self, merge_id: str, agent_id: str | None = None) -> MergeRecord:
+        """Undo one merge: the alias becomes its own entity again, with its facts and mentions.
+
+        Raises:
+            ValueError: If there is no such merge or it was already undone.
+        """
+        from broker.resources import get_embeddings
+        from nodes.resolve_entities import unmerge
+
+        scope = request_scope(agent_id, self.context)
+        return unmerge(self.store, get_embeddings(self.context), scope, merge_id)
 
     @property
     def review_desk(self) -> ReviewDesk:
@@ -118,6 +154,19 @@ class Broker:
         recorded = [c for c in self.store.list_conflicts(request_scope(agent_id, self.context)) if c.id == conflict_id]
         # Not recorded yet when another conflict of the same episode is still open.
         return recorded[0] if recorded else asked
+
+    def sources(self, agent_id: str | None = None) -> list[dict[str, Any]]:
+        """List the sources episodes came from, with episode counts and authority."""
+        scope = request_scope(agent_id, self.context)
+        stored = self.store.source_authorities(scope)
+        return [
+            {**row, "authority": stored.get((row["name"] or "").lower(), self.context.authority_of(row["name"]))}
+            for row in self.store.sources(scope)
+        ]
+
+    def set_source_authority(self, name: str, authority: float, agent_id: str | None = None) -> list[FactUpdate]:
+        """Trust a source more or less; its facts and the facts derived from them follow."""
+        return self.store.set_source_authority(request_scope(agent_id, self.context), name, authority)
 
     def counts(self, agent_id: str | None = None) -> dict[str, int]:
         """Return how many episodes, entities and facts the memory holds."""

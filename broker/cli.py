@@ -34,6 +34,8 @@ app = typer.Typer(
 server_app = typer.Typer(help="Manage the embedded FalkorDB server of $ELEPHANT_HOME.", no_args_is_help=True)
 app.add_typer(server_app, name="server")
 app.add_typer(entities_app, name="entities")
+sources_app = typer.Typer(help="Sources of episodes and how much to trust them.")
+app.add_typer(sources_app, name="sources")
 
 
 @app.callback()
@@ -67,13 +69,23 @@ def ingest(
     review: Annotated[
         str | None, typer.Option("--review", help="Contradictions: auto (decide by policy) or human (hold for review).")
     ] = None,
+    derived_from: Annotated[
+        list[str] | None,
+        typer.Option("--derived-from", help="Id of a stored fact this text was concluded from (repeatable)."),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print counts as one JSON object.")] = False,
 ) -> None:
     """Remember texts: extract facts and merge them into the graph."""
-    defaults = {"speaker": speaker, "agent_id": agent, "session_id": session, "source": source}
+    defaults: dict[str, Any] = {
+        "speaker": speaker,
+        "agent_id": agent,
+        "session_id": session,
+        "source": source,
+        "derived_from": derived_from or None,
+    }
     perceptions: list[Perception] = []
     if text is not None:
-        perceptions.append(Perception(text=text, **defaults))
+        perceptions.append(Perception.model_validate({"text": text, **defaults}))
     for path in files or []:
         # Everything is read and validated before anything is written: bad input loses nothing.
         perceptions.extend(read_perceptions(path, **defaults))
@@ -117,10 +129,15 @@ def ask(
     speaker: Annotated[str | None, typer.Option("--speaker", help="Who asks (first person resolves to this).")] = None,
     agent: Annotated[str | None, typer.Option("--agent", help="Agent id: whose memory to search.")] = None,
     session: Annotated[str | None, typer.Option("--session", help="Session id of the asker.")] = None,
+    as_of: Annotated[
+        str | None, typer.Option("--as-of", help="Answer as memory stood then (ISO date or date-time).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print answer, facts and episodes as JSON.")] = False,
 ) -> None:
     """Answer a question from memory, with the facts and episodes it rests on."""
-    answer = Broker(context_from_options()).ask(question, speaker=speaker, agent_id=agent, session_id=session)
+    answer = Broker(context_from_options()).ask(
+        question, speaker=speaker, agent_id=agent, session_id=session, as_of=as_of
+    )
     if as_json:
         print_json(answer.model_dump(mode="json"))
         return
@@ -225,6 +242,43 @@ def server_stop() -> None:
     server = _embedded_server()
     stopped = server.stop()
     stdout.print("stopped" if stopped else "was not running")
+
+
+@sources_app.callback(invoke_without_command=True)
+@handle_errors
+def sources(
+    ctx: typer.Context,
+    agent: Annotated[str | None, typer.Option("--agent", help="Agent id.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+) -> None:
+    """List the sources episodes came from, with their authority."""
+    if ctx.invoked_subcommand is not None:
+        return
+    found = Broker(context_from_options()).sources(agent_id=agent)
+    if as_json:
+        print_json(found)
+        return
+    table = Table("source", "episodes", "authority")
+    for row in found:
+        table.add_row(str(row["name"]), str(row["episodes"]), f"{row['authority']:.2f}")
+    stdout.print(table)
+
+
+@sources_app.command("set")
+@handle_errors
+def sources_set(
+    name: Annotated[str, typer.Argument(help="Source name as given at ingest (--source).")],
+    authority: Annotated[float, typer.Argument(help="Trust from 0 (unreliable) to 1 (authoritative).")],
+    agent: Annotated[str | None, typer.Option("--agent", help="Agent id.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the fact updates as JSON.")] = False,
+) -> None:
+    """Trust a source more or less; its facts, and facts derived from them, follow."""
+    updates = Broker(context_from_options()).set_source_authority(name, authority, agent_id=agent)
+    if as_json:
+        print_json([update.model_dump(mode="json") for update in updates])
+    else:
+        lowered = sum(1 for update in updates if update.confidence_factor)
+        stdout.print(f"{name}: authority {authority:.2f}; {len(updates)} fact(s) updated, {lowered} less certain.")
 
 
 def _embedded_server() -> EmbeddedFalkorDB:

@@ -1,4 +1,4 @@
-"""``elephant entities``: list entities, and undo merges (``entities unmerge ID``)."""
+"""``elephant entities``: list entities and merge records (``entities merges``), undo one (``unmerge ID``)."""
 
 from __future__ import annotations
 
@@ -32,3 +32,51 @@ def entities(
     for entity in found:
         table.add_row(entity.name, entity.type, str(entity.mention_count), ", ".join(entity.aliases), entity.id)
     stdout.print(table)
+
+
+@entities_app.command("merges")
+@handle_errors
+def merges(
+    agent: Annotated[str | None, typer.Option("--agent", help="Agent id: whose memory to list.")] = None,
+    limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many records.")] = 1000,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
+) -> None:
+    """List merge records: which name was merged into which entity, how, and whether undone."""
+    found = Broker(context_from_options()).merges(agent_id=agent, limit=limit)
+    if as_json:
+        print_json([record.model_dump(mode="json") for record in found])
+        return
+    table = Table("id", "alias", "into", "method", "score", "episodes", "facts", "status", "reason")
+    for record in found:
+        status = "undone" if record.undone_at is not None else "active"
+        table.add_row(
+            record.id,
+            record.alias,
+            record.into_name or record.into_key,
+            record.method,
+            f"{record.score:.3f}",
+            str(len(record.episode_ids)),
+            str(len(record.fact_ids)),
+            status,
+            record.reason,
+        )
+    stdout.print(table)
+
+
+@entities_app.command("unmerge")
+@handle_errors
+def unmerge(
+    merge_id: Annotated[str, typer.Argument(help="Id of the merge record (see `elephant entities merges`).")],
+    agent: Annotated[str | None, typer.Option("--agent", help="Agent id: whose memory to change.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the updated merge record as JSON.")] = False,
+) -> None:
+    """Undo a merge: the alias becomes its own entity again, with the facts and mentions that came through it."""
+    record = Broker(context_from_options()).unmerge(merge_id, agent_id=agent)
+    if as_json:
+        print_json(record.model_dump(mode="json"))
+        return
+    stdout.print(
+        f"Unmerged {record.alias!r} from {record.into_name or record.into_key!r}: "
+        f"{len(record.fact_ids)} fact(s) and {len(record.episode_ids)} episode(s) moved back to "
+        f"entity {record.restored_id}."
+    )

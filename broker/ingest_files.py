@@ -21,7 +21,7 @@ MAX_CHUNK_CHARS = 1500
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 
 
-def read_perceptions(path: Path, **defaults: str | None) -> list[Perception]:
+def read_perceptions(path: Path, **defaults: Any) -> list[Perception]:
     """Return the perceptions in a file; ``defaults`` fill speaker/agent/session/source.
 
     Raises:
@@ -42,7 +42,7 @@ def read_perceptions(path: Path, **defaults: str | None) -> list[Perception]:
     chunks = split_text(content)
     if not chunks:
         raise ValueError(f"{path}: empty text")
-    return [Perception(text=chunk, **base) for chunk in chunks]
+    return [Perception.model_validate({"text": chunk, **base}) for chunk in chunks]
 
 
 def split_text(content: str, limit: int = MAX_CHUNK_CHARS) -> list[str]:
@@ -78,7 +78,9 @@ def _read_turns(path: Path, content: str, base: dict[str, Any]) -> list[Percepti
         }
         try:
             turns.append(
-                Perception(text=record["text"], **{k: (str(v) if v is not None else None) for k, v in fields.items()})
+                Perception.model_validate(
+                    {"text": record["text"], **{k: (str(v) if v is not None else None) for k, v in fields.items()}}
+                )
             )
         except ValidationError as error:
             raise ValueError(f"{path}:{number}: {error.errors()[0]['msg']}") from error

@@ -1,6 +1,6 @@
 """The ingest graph, one perceived text per run.
 
-read_text -> build_facts -> detect_conflicts -> [review_conflicts] -> commit_episode.
+read_text -> resolve_entities -> build_facts -> detect_conflicts -> [review_conflicts] -> commit_episode.
 Contradictions go to review (auto policy or a human interrupt) before anything is
 written, so the episode, its facts and the decisions land in one transaction.
 """
@@ -14,6 +14,7 @@ from nodes.build_facts import build_facts
 from nodes.commit_episode import commit_episode
 from nodes.detect_conflicts import detect_conflicts
 from nodes.read_text import read_text
+from nodes.resolve_entities import resolve_entities
 from nodes.review_conflicts import review_conflicts
 from nodes.routing import route_after_build, route_after_detect
 from schemas.context import Context
@@ -22,12 +23,14 @@ from schemas.state import BrokerState, IngestInput, IngestOutput
 builder = StateGraph(BrokerState, context_schema=Context, input_schema=IngestInput, output_schema=IngestOutput)
 # An LLM endpoint may fail transiently; rules never do, so retrying is harmless.
 builder.add_node("read_text", read_text, retry_policy=RetryPolicy(max_attempts=3))
+builder.add_node("resolve_entities", resolve_entities)
 builder.add_node("build_facts", build_facts)
 builder.add_node("detect_conflicts", detect_conflicts)
 builder.add_node("review_conflicts", review_conflicts, destinations=("commit_episode",))
 builder.add_node("commit_episode", commit_episode)
 builder.add_edge(START, "read_text")
-builder.add_edge("read_text", "build_facts")
+builder.add_edge("read_text", "resolve_entities")
+builder.add_edge("resolve_entities", "build_facts")
 builder.add_conditional_edges("build_facts", route_after_build, ["detect_conflicts", END])
 builder.add_conditional_edges("detect_conflicts", route_after_detect, ["review_conflicts", "commit_episode"])
 builder.add_edge("commit_episode", END)

@@ -33,6 +33,8 @@ CORPORATE_SUFFIXES: tuple[str, ...] = (
 _PUNCTUATION = re.compile(r"[\s\W_]+", re.UNICODE)
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 _CJK_SPACE = re.compile(r"(?<=[\u3400-\u9fff]) (?=[\u3400-\u9fff])")
+_PLUS = re.compile(r"(?<=[a-z0-9+])\s*\+")
+_SHARP = re.compile(r"(?<=\b[a-z])#")
 
 
 def normalize_name(name: str) -> str:
@@ -46,6 +48,8 @@ def normalize_name(name: str) -> str:
         corporate suffix; the plain folded name when stripping would leave nothing.
     """
     folded = unicodedata.normalize("NFKC", name).casefold().strip()
+    # C++ and C# are not C: spell the symbols out before punctuation goes.
+    folded = _SHARP.sub("sharp", _PLUS.sub("plus", folded))
     compact = _PUNCTUATION.sub("", folded)
     for suffix in CORPORATE_SUFFIXES:
         if compact.endswith(suffix) and len(compact) > len(suffix):
@@ -115,3 +119,249 @@ def is_mentioned(name: str, text: str) -> bool:
 
 def _latin_word(char: str) -> bool:
     return char.isascii() and char.isalnum()
+
+
+# -- identity: type classes, identity keys and lexical name relations ------------------
+
+TYPE_CLASSES: dict[str, str] = {
+    "Person": "person",
+    "Organization": "org",
+    "Tool": "org",
+    "Language": "org",
+    "Place": "place",
+    "Time": "time",
+    "Food": "food",
+    "Event": "event",
+    "Activity": "event",
+}
+"""Entity type -> identity class. Types missing here (Concept, Thing, unknown) are
+*generic*: they merge with any class. Organisations share a class with the tools and
+languages they make (Python the language and Python the tool are one thing; OpenAI
+typed Tool in one sentence and Organization in the next is one thing), while a
+Person, an Organization, a Place, a Food ... of the same name stay apart."""
+
+GENERIC_CLASS = ""
+
+
+def type_class(entity_type: str | None) -> str:
+    """Return the identity class of an entity type (``""`` for generic types).
+
+    Args:
+        entity_type: A canonical entity type such as ``Person`` or ``Concept``.
+
+    Returns:
+        The class name (``person``, ``org``, ``place``, ``time``, ``food``, ``event``)
+        or ``""`` when the type says nothing about identity.
+    """
+    return TYPE_CLASSES.get(entity_type or "", GENERIC_CLASS)
+
+
+def classes_compatible(left: str, right: str) -> bool:
+    """Return whether two identity classes may denote the same thing (generic fits all)."""
+    return left == right or left == GENERIC_CLASS or right == GENERIC_CLASS
+
+
+def identity_key(name_key: str, cls: str) -> str:
+    """Return the entity key of a name key in a class: ``苹果`` or ``苹果#food``.
+
+    The plain name key belongs to the first entity stored under that name; a later
+    entity of an incompatible class (苹果公司, an Organization, after 苹果 the
+    fruit) is stored under the class-qualified key instead, so both keep their facts.
+    """
+    return f"{name_key}#{cls}" if cls else name_key
+
+
+def mention_key(name: str, entity_type: str | None) -> str:
+    """Return the resolution unit of a mention: its name key qualified by its class."""
+    return identity_key(normalize_name(display_name(name)), type_class(entity_type))
+
+
+_STOPWORDS = frozenset({"of", "the", "and", "for", "de", "la", "&"})
+_CAMEL_PART = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+_NUMERONYM = re.compile(r"^([a-z])(\d{1,2})([a-z])$")
+_DIGITS = re.compile(r"\d+")
+_CJK_ONLY = re.compile(r"^[\u3400-\u9fff]+$")
+
+GENERIC_HEADS_ZH: tuple[str, ...] = (
+    "大学",
+    "学院",
+    "集团",
+    "科技",
+    "技术",
+    "控股",
+    "股份",
+    "医院",
+    "中学",
+    "小学",
+    "研究院",
+    "研究所",
+    "市",
+    "省",
+    "县",
+)
+"""Chinese head words a name is often shortened by (清华大学 -> 清华, 上海市 -> 上海)."""
+
+ABBREVIATED_HEADS_ZH: tuple[str, ...] = (
+    "大学",
+    "学院",
+    "中学",
+    "小学",
+    "医院",
+    "中心",
+    "集团",
+    "银行",
+    "公司",
+    "院",
+    "所",
+    "校",
+    "会",
+    "局",
+    "部",
+    "厅",
+    "委",
+    "台",
+    "国",
+)
+"""Endings of the institution and state names Chinese abbreviates by skipping characters
+(北京大学 -> 北大, 中国科学院 -> 中科院, 中华人民共和国 -> 中国). Other names that
+merely contain a shorter word in order (中国文学 / 中文, 数据科学 / 数学) are not
+abbreviations of it."""
+
+GENERIC_HEADS_EN: frozenset[str] = frozenset(
+    {
+        "university",
+        "college",
+        "institute",
+        "school",
+        "city",
+        "group",
+        "holdings",
+        "technologies",
+        "technology",
+        "labs",
+        "lab",
+        "motors",
+        "foundation",
+        "language",
+    }
+)
+"""English head words a name is often shortened by (Stanford University -> Stanford)."""
+
+
+def name_words(name: str) -> list[str]:
+    """Split a Latin name into words: spaces, hyphens, dots and camelCase humps.
+
+    ``JavaScript`` gives ``["Java", "Script"]``, ``New York City`` three words.
+    """
+    words: list[str] = []
+    for chunk in re.split(r"[\s\-_./]+", unicodedata.normalize("NFKC", name).strip()):
+        if chunk:
+            words.extend(_CAMEL_PART.findall(chunk) or [chunk])
+    return words
+
+
+def _initials(words: list[str]) -> set[str]:
+    letters = [word for word in words if word[:1].isalpha()]
+    full = "".join(word[0] for word in letters).casefold()
+    content = "".join(word[0] for word in letters if word.casefold() not in _STOPWORDS).casefold()
+    return {full, content} - {""}
+
+
+def _is_subsequence(short: str, long: str) -> bool:
+    position = 0
+    for char in short:
+        position = long.find(char, position) + 1
+        if position == 0:
+            return False
+    return True
+
+
+def name_relation(left: str, right: str) -> str | None:
+    """Return how two names are lexically related as full form and short form, if at all.
+
+    Args:
+        left: One surface name.
+        right: The other surface name.
+
+    Returns:
+        ``"acronym"`` (JS / JavaScript, NYC / New York City), ``"numeronym"``
+        (k8s / Kubernetes), ``"abbreviation"`` (北大 / 北京大学: the short form takes
+        characters of the long one in order, skipping some, from its first character),
+        ``"head"`` (清华 / 清华大学, Stanford / Stanford University: the long form is the
+        short one plus a generic head word), or ``None``. A relation is evidence, not a
+        verdict: the resolver still checks types and embedding similarity.
+    """
+    a, b = display_name(left), display_name(right)
+    key_a, key_b = normalize_name(a), normalize_name(b)
+    if not key_a or not key_b or key_a == key_b:
+        return None
+    short, long = (a, b) if len(key_a) < len(key_b) else (b, a)
+    short_key, long_key = normalize_name(short), normalize_name(long)
+    if short_key.isascii() and long_key.isascii():
+        long_words = name_words(long)
+        if short_key.isalpha() and 2 <= len(short_key) <= 6 and len(long_words) >= 2:
+            if short_key in _initials(long_words):
+                return "acronym"
+        numeronym = _NUMERONYM.match(short_key)
+        if numeronym and long_key.isalpha():
+            first, count, last = numeronym.groups()
+            if long_key[0] == first and long_key[-1] == last and len(long_key) == int(count) + 2:
+                return "numeronym"
+        short_words = [word.casefold() for word in short.split()]
+        long_words_folded = [word.casefold() for word in long.split()]
+        if (
+            short_words
+            and len(long_words_folded) > len(short_words)
+            and long_words_folded[: len(short_words)] == short_words
+            and all(word in GENERIC_HEADS_EN for word in long_words_folded[len(short_words) :])
+        ):
+            return "head"
+        return None
+    if _CJK_ONLY.match(short_key) and _CJK_ONLY.match(long_key) and len(short_key) >= 2:
+        if long_key.startswith(short_key):
+            rest = long_key[len(short_key) :]
+            return "head" if rest in GENERIC_HEADS_ZH else None
+        if (
+            short_key[0] == long_key[0]
+            and _is_subsequence(short_key, long_key)
+            and long_key.endswith(ABBREVIATED_HEADS_ZH)
+        ):
+            return "abbreviation"
+    return None
+
+
+def digits_differ(left: str, right: str) -> bool:
+    """Return whether two names carry different numbers (GPT-4 / GPT-3.5, 2023年 / 2024年).
+
+    Names with different digit runs are never the same entity by similarity alone; a
+    numeronym (k8s) is the exception :func:`name_relation` reports itself.
+    """
+    return _DIGITS.findall(normalize_name(left)) != _DIGITS.findall(normalize_name(right))
+
+
+def may_be_alias(left: str, right: str) -> bool:
+    """Return whether two names give any hint of being one thing, beyond embedding similarity.
+
+    True for a lexical relation (:func:`name_relation`), for names in different scripts
+    (微软 / Microsoft: a translation is possible), and for names sharing a stem: one
+    Latin key a prefix of the other (Postgres / PostgreSQL, Go / Golang), a shared word of
+    three letters or more (Musk / Elon Musk), or a shared first two Chinese characters
+    (阿里 / 阿里巴巴). Used to decide which uncertain pairs are worth an LLM call; 小王 /
+    小李 or Docker / Kubernetes are not.
+    """
+    if name_relation(left, right):
+        return True
+    a, b = normalize_name(display_name(left)), normalize_name(display_name(right))
+    if not a or not b or a == b:
+        return bool(a) and a == b
+    cjk_a, cjk_b = bool(_CJK_RUN.search(a)), bool(_CJK_RUN.search(b))
+    if cjk_a != cjk_b:
+        return True
+    if cjk_a:
+        return a[:2] == b[:2] and len(a) >= 2 and len(b) >= 2
+    short, long = sorted((a, b), key=len)
+    if long.startswith(short) and len(short) >= 2:
+        return True
+    words_a = {w.casefold() for w in name_words(left) if len(w) >= 3}
+    words_b = {w.casefold() for w in name_words(right) if len(w) >= 3}
+    return bool(words_a & words_b)

@@ -19,8 +19,22 @@ PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
     "likes_eating": ("喜欢吃", "爱吃", "最爱吃", "喜爱吃", "like eating", "love eating", "enjoy eating"),
     "dislikes": ("讨厌", "不喜欢", "厌恶", "hate", "dislike", "detest"),
     "lives_in": (
-        "住在", "居住在", "住", "定居在", "定居于", "搬到", "搬去", "搬家到", "移居", "移居到",
-        "live in", "reside in", "live at", "move to", "moved to", "relocate to",
+        "住在",
+        "居住在",
+        "住",
+        "定居在",
+        "定居于",
+        "搬到",
+        "搬去",
+        "搬家到",
+        "移居",
+        "移居到",
+        "live in",
+        "reside in",
+        "live at",
+        "move to",
+        "moved to",
+        "relocate to",
     ),
     "works_at": (
         "在工作",
@@ -35,8 +49,22 @@ PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
         "employed by",
     ),
     "uses": (
-        "用", "使用", "在用", "采用", "改用", "换用", "转用", "转向", "转到", "转", "use", "using", "utilize",
-        "switch to", "switched to", "move to using",
+        "用",
+        "使用",
+        "在用",
+        "采用",
+        "改用",
+        "换用",
+        "转用",
+        "转向",
+        "转到",
+        "转",
+        "use",
+        "using",
+        "utilize",
+        "switch to",
+        "switched to",
+        "move to using",
     ),
     "skilled_in": ("精通", "擅长", "熟悉", "熟练掌握", "掌握", "proficient in", "good at", "skilled in", "expert in"),
     "knows": ("会", "懂", "know", "speak"),
@@ -51,7 +79,31 @@ PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
     "located_in": ("位于", "坐落于", "located in"),
     "from": ("来自", "come from", "be from", "from"),
     "advisor": ("导师", "advisor", "supervisor"),
+    "plans": ("打算", "计划", "准备", "plan to", "planning to", "going to", "intend to"),
+    "price": ("价格", "售价", "价钱", "cost", "price", "is priced at"),
+    "status": ("状态", "进展", "status"),
+    "feels": ("感觉", "心情", "觉得", "feel"),
 }
+
+SINGLE_VALUED: frozenset[str] = frozenset(
+    {
+        "lives_in", "works_at", "born_in", "headquartered_in", "located_in", "ceo", "capital", "首都", "省会",
+        "生日", "birthday", "age", "年龄", "老家", "hometown", "spouse", "wife", "husband", "妻子", "丈夫",
+        "老婆", "老公", "名字", "name", "price", "status",
+    }
+)  # fmt: skip
+"""Predicate keys that hold one value at a time: a new value contradicts the old one."""
+
+TIME_SENSITIVE: frozenset[str] = frozenset({"plans", "price", "status", "feels"})
+"""Predicate keys whose facts go stale: their confidence decays with age."""
+
+_FAVOURITE = re.compile(r"^(最爱|最喜欢|favou?rite)")
+
+
+def is_single_valued(key: str) -> bool:
+    """Return whether a predicate holds one value at a time (lives in, 最爱的颜色 ...)."""
+    return key in SINGLE_VALUED or bool(_FAVOURITE.match(key))
+
 
 _SURFACE_TO_KEY: dict[str, str] = {surface: key for key, surfaces in PREDICATE_LEXICON.items() for surface in surfaces}
 _ASPECT = re.compile(r"[了过着]$")

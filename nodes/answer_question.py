@@ -60,7 +60,11 @@ def answer_question(state: BrokerState, runtime: Runtime[Context]) -> dict[str, 
         kept = [fact for fact in facts if fact.id in set(cited.fact_ids)] or facts
         return {"answer": cited.answer, "facts": kept}
     question = resolve_first_person(state["question"], (state.get("speaker") or "").strip() or DEFAULT_SPEAKER)
-    return {"answer": compose_answer(analysis, anchors, facts, episodes, question, linked)}
+    answer = compose_answer(analysis, anchors, facts, episodes, question, linked)
+    history = list(state.get("history") or [])
+    if history and facts:
+        answer += _history_note(history, analysis.language == "zh")
+    return {"answer": answer, "history": history}
 
 
 def write_with_llm(state: BrokerState, facts: list[Fact], episodes: list[Episode], llm_spec: str) -> CitedAnswer:
@@ -277,6 +281,12 @@ def _compatible(kind: str | None, answer_type: str | None) -> bool:
     if not answer_type or not kind or kind in ("Concept", answer_type):
         return True
     return any(kind in group and answer_type in group for group in _COMPATIBLE_TYPES)
+
+
+def _history_note(history: list[Fact], chinese: bool) -> str:
+    """Say what used to be true: "（以前：小李用 Python）" / " (Previously: ...)"."""
+    past = _join([fact.sentence() for fact in history[:MAX_REASONS]], chinese)
+    return f"（以前：{past}）" if chinese else f" (Previously: {past}.)"
 
 
 def _join(sentences: list[str], chinese: bool) -> str:

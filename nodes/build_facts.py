@@ -1,8 +1,9 @@
 """Builder: resolve the Reader's quintuples into entities and facts for one episode.
 
-It decides identity (normalised-name keys, so OpenAI / Open AI / OpenAI公司 meet),
-canonical predicate keys, deterministic ids (so a re-ingested episode is recognised
-and a repeated fact from a new episode reinforces the same fact), computes every
+It takes the entity keys ``resolve_entities`` decided (its draft plan; normalised-name
+keys when there is none, so OpenAI / Open AI / OpenAI公司 meet) and adds canonical
+predicate keys, deterministic ids (so a re-ingested episode is recognised and a
+repeated fact from a new episode reinforces the same fact), computes every
 embedding in one batch, and hands ``commit_episode`` a complete ``EpisodeWrite``.
 It only reads the store; the write happens in one transaction in the next node, so
 a review step can sit in between.
@@ -16,7 +17,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from broker.resources import get_embeddings, get_store, request_scope
-from language.names import display_name, normalize_name, search_text
+from language.names import display_name, mention_key, normalize_name, search_text
 from language.predicates import predicate_key
 from language.pronouns import resolve_first_person
 from schemas.context import Context
@@ -44,10 +45,22 @@ def build_facts(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]
     if store.episode_exists(scope, episode.id):
         return {"plan": None, "report": IngestReport()}
 
-    entities = collect_entities(state.get("quintuples") or [])
-    facts = collect_facts(scope, state.get("quintuples") or [])
+    # resolve_entities drafted the entities (resolved keys, with the mentions that reach
+    # each) and the merges; without a draft, keys are the normalised names.
+    draft = state.get("plan")
+    draft = draft if draft is not None and draft.episode.id == episode.id else None
+    entities = {row.key: row for row in draft.entities} if draft else collect_entities(state.get("quintuples") or [])
+    keys = {mention: row.key for row in entities.values() for mention in row.mention_keys}
+    facts = collect_facts(scope, state.get("quintuples") or [], keys)
+    derived_from = sorted(set(state.get("derived_from") or []))
+    unknown = set(derived_from) - store.existing_fact_ids(scope, derived_from)
+    if unknown:
+        raise ValueError(f"derived_from names facts this memory does not hold: {', '.join(sorted(unknown))}")
+    # A trust level set with `elephant sources set` beats the configured default.
+    authority = store.source_authorities(scope).get(episode.source.lower(), context.authority_of(episode.source))
     for fact in facts:
-        fact.authority = context.authority_of(episode.source)
+        fact.authority = authority
+        fact.derived_from = derived_from
     known_entities = store.entities_by_keys(scope, entities)
     known_facts = store.existing_fact_ids(scope, (fact.id for fact in facts))
 
@@ -73,6 +86,7 @@ def build_facts(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]
         episode_embedding=episode_vector,
         entities=list(entities.values()),
         facts=facts,
+        merges=draft.merges if draft else [],
     )
     report = IngestReport(
         episodes=1,
@@ -118,12 +132,16 @@ def collect_entities(quintuples: list[Quintuple]) -> dict[str, EntityRow]:
     return rows
 
 
-def collect_facts(scope: str, quintuples: list[Quintuple]) -> list[FactRow]:
-    """Return one row per distinct fact of the episode (repeats inside it count once)."""
+def collect_facts(scope: str, quintuples: list[Quintuple], keys: dict[str, str] | None = None) -> list[FactRow]:
+    """Return one row per distinct fact of the episode (repeats inside it count once).
+
+    ``keys`` maps mention keys (``language.names.mention_key``) to resolved entity keys;
+    a name it does not cover is keyed by its normalised name.
+    """
     facts: dict[str, FactRow] = {}
     for quintuple in quintuples:
-        subject_key = normalize_name(display_name(quintuple.subject))
-        object_key = normalize_name(display_name(quintuple.object))
+        subject_key = _entity_key(quintuple.subject, quintuple.subject_type, keys)
+        object_key = _entity_key(quintuple.object, quintuple.object_type, keys)
         if subject_key == object_key:
             continue
         key = predicate_key(quintuple.predicate)
@@ -141,6 +159,11 @@ def collect_facts(scope: str, quintuples: list[Quintuple]) -> list[FactRow]:
             valid_from=quintuple.valid_from,
         )
     return list(facts.values())
+
+
+def _entity_key(name: str, kind: str, keys: dict[str, str] | None) -> str:
+    resolved = (keys or {}).get(mention_key(name, kind if kind in ENTITY_TYPES else "Concept"))
+    return resolved or normalize_name(display_name(name))
 
 
 def fact_identity(scope: str, subject_key: str, predicate: str, object_key: str, negated: bool) -> str:

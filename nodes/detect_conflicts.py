@@ -6,7 +6,7 @@ that invalidate by similarity). Three kinds:
 
 * ``negation``: A 是 B vs A 不是 B — the same statement with opposite polarity;
 * ``single_value``: a predicate that holds one value at a time (lives in, works at,
-  CEO of, 总部位于 …; ``SINGLE_VALUED``) gets a new value;
+  CEO of, 总部位于 …; ``language.predicates.SINGLE_VALUED``) gets a new value;
 * ``supersession``: either of the above stated as a change ("我不用 Python 了", "I no
   longer…", "moved to", "现在…"), which retires the old fact as past.
 
@@ -22,52 +22,17 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from broker.resources import get_store
+from language.predicates import is_single_valued
 from schemas.context import Context
 from schemas.models import Conflict, ConflictKind, EpisodeWrite, Fact, FactRow
 from schemas.state import BrokerState
 from store.base import entity_id, now_ms
 
-SINGLE_VALUED: frozenset[str] = frozenset(
-    {
-        "lives_in",
-        "works_at",
-        "born_in",
-        "headquartered_in",
-        "located_in",
-        "ceo",
-        "capital",
-        "首都",
-        "省会",
-        "生日",
-        "birthday",
-        "age",
-        "年龄",
-        "老家",
-        "hometown",
-        "spouse",
-        "wife",
-        "husband",
-        "妻子",
-        "丈夫",
-        "老婆",
-        "老公",
-        "名字",
-        "name",
-    }
-)
-"""Canonical predicate keys that hold one value at a time (extend as needed)."""
-
-_FAVOURITE = re.compile(r"^(最爱|最喜欢|favou?rite)")
 _CHANGE_CUES = re.compile(
     r"不再|再也不|已经不|不.{0,12}了|以前|过去|曾经|现在|如今|目前|改用|换成|换用|转用|转向|搬到|搬去|搬家"
     r"|no longer|not\b.{0,30}\bany ?more|anymore|stopped|quit|used to|\bnow\b|switched|moved",
     re.IGNORECASE,
 )
-
-
-def is_single_valued(predicate_key: str) -> bool:
-    """Return whether a predicate holds one value at a time (lives in, 最爱的颜色 ...)."""
-    return predicate_key in SINGLE_VALUED or bool(_FAVOURITE.match(predicate_key))
 
 
 def detect_conflicts(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:

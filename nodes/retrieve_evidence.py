@@ -25,13 +25,14 @@ from langgraph.runtime import Runtime
 
 from broker.resources import get_embeddings, get_store, request_scope
 from language.names import fold_text, is_mentioned, normalize_name, search_text
-from language.predicates import PREDICATE_LEXICON, predicate_key
+from language.predicates import PREDICATE_LEXICON, TIME_SENSITIVE, predicate_key
 from language.pronouns import resolve_first_person
 from language.segment import tokens
 from schemas.context import Context
-from schemas.models import DEFAULT_SPEAKER, Entity, Fact, QuestionAnalysis
+from schemas.models import DEFAULT_SPEAKER, Entity, Fact, QuestionAnalysis, parse_instant
 from schemas.state import BrokerState
 from store import GraphStore
+from store.base import now_ms
 
 EXACT_LINK_WEIGHT = 1.0
 MENTION_LINK_WEIGHT = 0.9
@@ -76,8 +77,14 @@ def retrieve_evidence(state: BrokerState, runtime: Runtime[Context]) -> dict[str
     question = resolve_first_person(state["question"], speaker)
     question_vector = embeddings.embed_query(question)
 
+    as_of_text = state.get("as_of")
+    as_of = parse_instant(as_of_text) if as_of_text else None
+
     anchors = link_entities(store, embeddings, scope, question, analysis)
-    candidates, reach = expand_neighbourhood(store, scope, anchors, context.expand_hops)
+    candidates, reach = expand_neighbourhood(store, scope, anchors, context.expand_hops, as_of)
+    now = as_of or now_ms()
+    for candidate in candidates.values():
+        candidate.fact = decay(candidate.fact, now, context.decay_half_life_days)
     facts, grounded = rank_facts(candidates, reach, question_vector, analysis)
     # Facts about the right entities but not about what was asked ("what is my cat
     # called" when only the employer is known) are no answer: keep only grounded facts
@@ -90,12 +97,43 @@ def retrieve_evidence(state: BrokerState, runtime: Runtime[Context]) -> dict[str
         episodes = [by_id[eid] for eid in episode_ids if eid in by_id][: context.max_facts]
     else:
         hits = store.search_episodes_vector(scope, question_vector, k=3)
-        episodes = [episode for episode, similarity in hits if similarity >= EPISODE_FALLBACK_MIN_SIMILARITY]
+        episodes = [
+            episode
+            for episode, similarity in hits
+            if similarity >= EPISODE_FALLBACK_MIN_SIMILARITY and (as_of is None or episode.created_at <= as_of)
+        ]
     return {
         "anchors": [entity.model_copy(update={"score": weight}) for entity, weight in anchors.values()],
         "facts": selected,
         "episodes": episodes,
+        "history": [] if as_of is not None else history_of(store, scope, selected),
     }
+
+
+def history_of(store: GraphStore, scope: str, facts: list[Fact]) -> list[Fact]:
+    """Return superseded facts with the same subject and predicate as the evidence.
+
+    This is what lets an answer say "uses Node.js now; used Python before".
+    """
+    about = {(fact.subject_id, fact.predicate_key) for fact in facts}
+    if not about:
+        return []
+    found = store.facts_touching(scope, {subject for subject, _ in about if subject}, limit=50, history=True)
+    past = [fact for fact, _ in found if fact.status == "superseded" and (fact.subject_id, fact.predicate_key) in about]
+    return sorted(past, key=lambda fact: fact.expired_at or 0, reverse=True)
+
+
+def decay(fact: Fact, now: int, half_life_days: float) -> Fact:
+    """Return the fact with its confidence decayed by age, if its predicate goes stale.
+
+    Plans, prices and statuses (``TIME_SENSITIVE``) lose half their confidence every
+    ``half_life_days``; other facts are returned unchanged. Nothing is written: the
+    stored confidence stays as extracted, so changing the half-life is retroactive.
+    """
+    if fact.predicate_key not in TIME_SENSITIVE or fact.created_at is None or half_life_days <= 0:
+        return fact
+    age_days = max(now - fact.created_at, 0) / 86_400_000
+    return fact.model_copy(update={"confidence": round(fact.confidence * 0.5 ** (age_days / half_life_days), 4)})
 
 
 def link_entities(
@@ -134,16 +172,16 @@ def link_entities(
 
 
 def expand_neighbourhood(
-    store: GraphStore, scope: str, anchors: dict[str, tuple[Entity, float]], hops: int
+    store: GraphStore, scope: str, anchors: dict[str, tuple[Entity, float]], hops: int, as_of: int | None = None
 ) -> tuple[dict[str, Candidate], dict[str, Reach]]:
-    """Walk out from the anchors, a bounded number of facts per hop."""
+    """Walk out from the anchors, a bounded number of facts per hop (as of a time, if given)."""
     reach = {entity_id: Reach(weight, {entity_id}) for entity_id, (_, weight) in anchors.items()}
     candidates: dict[str, Candidate] = {}
     frontier = list(anchors)
     for hop in range(1, max(hops, 0) + 1):
         if not frontier:
             break
-        found = store.facts_touching(scope, frontier, limit=100 if hop == 1 else 200)
+        found = store.facts_touching(scope, frontier, limit=100 if hop == 1 else 200, as_of=as_of)
         frontier_set = set(frontier)
         reached: dict[str, float] = {}
         for fact, embedding in sorted(found, key=lambda pair: -pair[0].weight):

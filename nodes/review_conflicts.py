@@ -8,7 +8,9 @@ before the interrupt is pure, because it runs again on resume.
 
 Nothing is deleted: the loser of a decision stays in the graph as ``superseded``
 (it was true, and is history now, with ``valid_to``/``expired_at``) or ``rejected``
-(a new claim that lost), and the decided conflict is recorded with its reason.
+(a claim that lost: a new one, or an old one a plain negation corrected), and the
+decided conflict is recorded with its reason. Facts concluded from a rejected fact
+lose confidence when the episode is committed.
 """
 
 from __future__ import annotations
@@ -99,7 +101,10 @@ def apply_decisions(plan: EpisodeWrite, decided: list[Conflict]) -> EpisodeWrite
     updates: list[FactUpdate] = list(plan.fact_updates)
     rejected: set[str] = set()
     for conflict in decided:
-        if conflict.decision == "keep_new":
+        if conflict.decision == "keep_new" and conflict.kind == "negation":
+            # "A 不是 B" without any sign of change corrects the record: A 是 B was wrong.
+            updates.append(FactUpdate(fact_id=conflict.old_fact.id, status="rejected", expired_at=now))
+        elif conflict.decision == "keep_new":
             valid_to = conflict.new_fact.valid_from or plan.episode.time or _today()
             updates.append(
                 FactUpdate(fact_id=conflict.old_fact.id, status="superseded", valid_to=valid_to, expired_at=now)

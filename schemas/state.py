@@ -50,6 +50,7 @@ class IngestInput(TypedDict):
     session_id: NotRequired[str | None]
     source: NotRequired[str | None]
     time: NotRequired[str | None]
+    derived_from: NotRequired[list[str] | None]
 
 
 class IngestOutput(TypedDict):
@@ -59,20 +60,22 @@ class IngestOutput(TypedDict):
 
 
 class AnswerInput(TypedDict):
-    """A question, optionally naming who asks and whose memory to search."""
+    """A question, optionally naming who asks, whose memory to search and as of when."""
 
     question: str
     speaker: NotRequired[str | None]
     agent_id: NotRequired[str | None]
     session_id: NotRequired[str | None]
+    as_of: NotRequired[str | None]
 
 
 class AnswerOutput(TypedDict):
-    """The answer and the facts and episodes it rests on."""
+    """The answer, the facts and episodes it rests on, and what used to be true."""
 
     answer: str
     facts: list[Fact]
     episodes: list[Episode]
+    history: list[Fact]
 
 
 class BrokerInput(TypedDict, total=False):
@@ -80,11 +83,13 @@ class BrokerInput(TypedDict, total=False):
 
     text: str
     question: str
+    as_of: str | None
     speaker: str | None
     agent_id: str | None
     session_id: str | None
     source: str | None
     time: str | None
+    derived_from: list[str] | None
 
 
 class BrokerState(BrokerInput, total=False):
@@ -101,4 +106,5 @@ class BrokerState(BrokerInput, total=False):
     anchors: list[Entity]
     facts: Annotated[list[Fact], merge_by_id]
     episodes: Annotated[list[Episode], merge_by_id]
+    history: list[Fact]
     answer: str

@@ -19,7 +19,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from schemas.models import ENTITY_TYPES, Conflict, Entity, Episode, EpisodeWrite, Fact
+from schemas.models import ENTITY_TYPES, Conflict, Entity, Episode, EpisodeWrite, Fact, FactUpdate
 from store.merges import MergeQueries
 from store.sanitize import cypher_identifier
 
@@ -61,7 +61,8 @@ _FACT_COLUMNS = (
     "o.id AS object_id, o.name AS object, o.type AS object_type, f.weight AS weight, "
     "f.confidence AS confidence, f.negated AS negated, f.episode_ids AS episode_ids, "
     "f.created_at AS created_at, f.valid_from AS valid_from, f.valid_to AS valid_to, "
-    "f.status AS status, f.expired_at AS expired_at, f.authority AS authority"
+    "f.status AS status, f.expired_at AS expired_at, f.authority AS authority, "
+    "f.derived_from AS derived_from"
 )
 
 
@@ -205,7 +206,7 @@ class GraphStore(MergeQueries, ABC):
                     "f.predicate_key = r.predicate_key, f.weight = 0, f.confidence = r.confidence, "
                     "f.negated = r.negated, f.episode_ids = [], f.created_at = $now, "
                     "f.valid_from = r.valid_from, f.status = r.status, f.authority = r.authority, "
-                    "f.embedding = r.embedding "
+                    "f.derived_from = r.derived_from, f.embedding = r.embedding "
                     "SET f.weight = f.weight + 1, f.updated_at = $now, "
                     "f.episode_ids = f.episode_ids + $episode_id, "
                     "f.confidence = CASE WHEN r.confidence > f.confidence "
@@ -224,16 +225,7 @@ class GraphStore(MergeQueries, ABC):
                 )
             )
         if plan.fact_updates:
-            statements.append(
-                (
-                    "UNWIND $updates AS u "
-                    "MATCH (:Entity)-[f:FACT {id: u.fact_id}]->(:Entity) WHERE f.scope = $scope "
-                    "SET f.status = u.status, f.valid_to = coalesce(u.valid_to, f.valid_to), "
-                    "f.expired_at = coalesce(u.expired_at, f.expired_at), "
-                    "f.confidence = coalesce(u.confidence, f.confidence), f.updated_at = $now",
-                    {"scope": plan.scope, "now": now, "updates": [u.model_dump() for u in plan.fact_updates]},
-                )
-            )
+            statements.append(fact_update_statement(plan.scope, now, plan.fact_updates))
         if plan.conflicts:
             statements.append(
                 (
@@ -396,6 +388,85 @@ class GraphStore(MergeQueries, ABC):
         )
         return [_fact(row) for row in rows]
 
+    def derived_closure(self, scope: str, fact_ids: Iterable[str], depth: int = 5) -> list[str]:
+        """Return the ids of facts concluded from these facts, directly or through others."""
+        frontier, seen = set(fact_ids), set(fact_ids)
+        found: list[str] = []
+        for _ in range(depth):
+            if not frontier:
+                break
+            rows = self._read(
+                "MATCH (:Entity)-[d:FACT]->(:Entity) "
+                "WHERE d.scope = $scope AND any(x IN d.derived_from WHERE x IN $ids) RETURN d.id AS id",
+                {"scope": scope, "ids": sorted(frontier)},
+            )
+            frontier = {row["id"] for row in rows} - seen
+            seen |= frontier
+            found.extend(sorted(frontier))
+        return found
+
+    def source_authorities(self, scope: str) -> dict[str, float]:
+        """Return the authorities set with ``set_source_authority`` (lower-case names)."""
+        rows = self._read(
+            "MATCH (x:Source) WHERE x.scope = $scope RETURN x.name AS name, x.authority AS authority",
+            {"scope": scope},
+        )
+        return {row["name"]: float(row["authority"]) for row in rows}
+
+    def sources(self, scope: str) -> list[dict[str, Any]]:
+        """Return every source with how many episodes came from it."""
+        rows = self._read(
+            "MATCH (ep:Episode) WHERE ep.scope = $scope RETURN ep.source AS name, count(ep) AS episodes ORDER BY name",
+            {"scope": scope},
+        )
+        return [{"name": row["name"], "episodes": int(row["episodes"])} for row in rows]
+
+    def set_source_authority(self, scope: str, name: str, authority: float) -> list[FactUpdate]:
+        """Trust a source more or less; facts resting only on it (and facts derived from those) follow.
+
+        Lowering a source's authority from a to b multiplies the confidence of every
+        fact whose episodes all come from it by b/a, and does the same to the facts
+        concluded from those facts. Raising it never inflates confidence.
+
+        Returns:
+            The updates applied, in one transaction.
+        """
+        if not 0.0 <= authority <= 1.0:
+            raise ValueError(f"authority must be between 0 and 1, not {authority}")
+        name = name.strip().lower()
+        rows = self._read(
+            "MATCH (:Entity)-[f:FACT]->(:Entity) WHERE f.scope = $scope "
+            "UNWIND f.episode_ids AS eid MATCH (ep:Episode {id: eid}) WHERE ep.scope = $scope "
+            "WITH f, collect(DISTINCT toLower(ep.source)) AS sources WHERE sources = [$name] "
+            "RETURN f.id AS id, f.authority AS authority",
+            {"scope": scope, "name": name},
+        )
+        updates: list[FactUpdate] = []
+        lowered: dict[float, list[str]] = {}
+        for row in rows:
+            previous = float(row["authority"] if row["authority"] is not None else authority)
+            factor = authority / previous if 0 < authority < previous else None
+            if authority == 0:
+                factor = 0.01
+            updates.append(FactUpdate(fact_id=row["id"], authority=authority, confidence_factor=factor))
+            if factor is not None:
+                lowered.setdefault(factor, []).append(row["id"])
+        for factor, ids in lowered.items():
+            updates.extend(
+                FactUpdate(fact_id=fid, confidence_factor=factor) for fid in self.derived_closure(scope, ids)
+            )
+        now = now_ms()
+        statements: list[Statement] = [
+            (
+                "MERGE (x:Source {scope: $scope, name: $name}) SET x.authority = $authority, x.updated_at = $now",
+                {"scope": scope, "name": name, "authority": authority, "now": now},
+            )
+        ]
+        if updates:
+            statements.append(fact_update_statement(scope, now, updates))
+        self._write_atomic(statements)
+        return updates
+
     def list_conflicts(self, scope: str, limit: int = 1000) -> list[Conflict]:
         """Return recorded (decided) conflicts, newest first."""
         rows = self._read(
@@ -451,6 +522,18 @@ class GraphStore(MergeQueries, ABC):
         return counts
 
 
+def fact_update_statement(scope: str, now: int, updates: Sequence[FactUpdate]) -> Statement:
+    """Return the statement that applies fact updates (status, validity, trust)."""
+    return (
+        "UNWIND $updates AS u "
+        "MATCH (:Entity)-[f:FACT {id: u.fact_id}]->(:Entity) WHERE f.scope = $scope "
+        "SET f.status = coalesce(u.status, f.status), f.valid_to = coalesce(u.valid_to, f.valid_to), "
+        "f.expired_at = coalesce(u.expired_at, f.expired_at), f.authority = coalesce(u.authority, f.authority), "
+        "f.confidence = f.confidence * coalesce(u.confidence_factor, 1.0), f.updated_at = $now",
+        {"scope": scope, "now": now, "updates": [update.model_dump() for update in updates]},
+    )
+
+
 def entity_id(scope: str, key: str) -> str:
     """Return the id of the entity stored under ``key`` in ``scope``.
 
@@ -475,4 +558,5 @@ def _fact(row: Row) -> Fact:
     data["episode_ids"] = list(data.get("episode_ids") or [])
     data["negated"] = bool(data.get("negated"))
     data["weight"] = int(data.get("weight") or 0)
+    data["derived_from"] = list(data.get("derived_from") or [])
     return Fact(**data)

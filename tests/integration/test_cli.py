@@ -111,3 +111,39 @@ def test_markdown_file_is_ingested_as_text(cli, tmp_path: Path) -> None:
     answer = json.loads(cli("ask", "Who wrote Dune?", "--json").stdout)
     assert "Frank Herbert" in answer["answer"]
     assert answer["episodes"][0]["text"].startswith("# Notes")
+
+
+def test_human_review_across_commands(cli) -> None:
+    cli("ingest", "--text", "我住在杭州。", "--speaker", "小王")
+    held = json.loads(
+        cli("ingest", "--text", "我住在上海。", "--speaker", "小王", "--review", "human", "--json").stdout
+    )
+    assert held == {"episodes": 0, "facts": 0, "entities": 0, "conflicts": 1}
+    [conflict] = json.loads(cli("conflicts", "--json").stdout)
+    assert conflict["status"] == "open" and conflict["kind"] == "single_value"
+    assert conflict["old_fact"]["object"] == "杭州" and conflict["new_fact"]["object"] == "上海"
+    decided = json.loads(cli("resolve", conflict["id"], "--keep", "new", "--json").stdout)
+    assert (decided["status"], decided["decision"], decided["decided_by"]) == ("decided", "keep_new", "human")
+    answer = json.loads(cli("ask", "我住在哪里？", "--speaker", "小王", "--json").stdout)
+    assert answer["answer"].startswith("上海")
+    assert [fact["object"] for fact in answer["history"]] == ["杭州"]
+    then = json.loads(cli("ask", "我住在哪里？", "--speaker", "小王", "--as-of", "2000-01-01", "--json").stdout)
+    assert then["facts"] == []
+    missing = cli("resolve", conflict["id"], "--keep", "new", check=False)
+    assert missing.returncode != 0 and "no open conflict" in missing.stderr
+    bad = cli("ask", "我住在哪里？", "--as-of", "yesterday", check=False)
+    assert bad.returncode != 0 and "ISO" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_sources_and_derived_facts(cli) -> None:
+    cli("ingest", "--text", "Globex的CEO是李四。", "--source", "rumours")
+    [ceo] = json.loads(cli("facts", "--json").stdout)
+    cli("ingest", "--text", "李四住在纽约。", "--derived-from", ceo["id"], "--source", "assistant")
+    sources = {row["name"]: row for row in json.loads(cli("sources", "--json").stdout)}
+    assert sources["rumours"] == {"name": "rumours", "episodes": 1, "authority": 0.7}
+    updates = json.loads(cli("sources", "set", "rumours", "0.35", "--json").stdout)
+    assert len(updates) == 2
+    confidences = {f["object"]: f["confidence"] for f in json.loads(cli("facts", "--json").stdout)}
+    assert confidences == {"李四": pytest.approx(0.45), "纽约": pytest.approx(0.45)}
+    bad = cli("ingest", "--text", "李四很忙。", "--derived-from", "fact_nope", check=False)
+    assert bad.returncode != 0 and "does not hold" in bad.stderr

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from nodes.answer_question import compose_answer, rank_answers
 from schemas.models import Entity, Episode, Fact, QuestionAnalysis
 
@@ -94,3 +96,14 @@ def test_the_far_end_is_the_answer_not_the_entity_on_the_way() -> None:
     ranked = rank_answers(facts, [ME], "Place")
     assert ranked[0].name == "深圳"
     assert [f.id for f in ranked[0].support] == ["f2", "f1"]
+
+
+def test_time_sensitive_confidence_halves_every_half_life() -> None:
+    from nodes.retrieve_evidence import decay
+
+    day = 86_400_000
+    plan = fact("f1", "小周", "打算", "去日本", key="plans", confidence=0.8, created_at=0)
+    assert decay(plan, 30 * day, 30).confidence == pytest.approx(0.4)
+    assert decay(plan, 60 * day, 30).confidence == pytest.approx(0.2)
+    lasting = fact("f2", "小周", "住在", "杭州", key="lives_in", confidence=0.8, created_at=0)
+    assert decay(lasting, 60 * day, 30).confidence == 0.8

@@ -25,14 +25,14 @@ def test_graph_drawing_matches_snapshot(module) -> None:
 
 def test_answer_graph_has_a_narrow_public_schema() -> None:
     input_schema = answer.graph.get_input_jsonschema()
-    assert set(input_schema["properties"]) == {"question", "speaker", "agent_id", "session_id"}
+    assert set(input_schema["properties"]) == {"question", "speaker", "agent_id", "session_id", "as_of"}
     assert input_schema["required"] == ["question"]
-    assert set(answer.graph.get_output_jsonschema()["properties"]) == {"answer", "facts", "episodes"}
+    assert set(answer.graph.get_output_jsonschema()["properties"]) == {"answer", "facts", "episodes", "history"}
 
 
 def test_ingest_graph_takes_a_perception() -> None:
     schema = ingest.graph.get_input_jsonschema()
-    assert set(schema["properties"]) == {"text", "speaker", "agent_id", "session_id", "source", "time"}
+    assert set(schema["properties"]) == {"text", "speaker", "agent_id", "session_id", "source", "time", "derived_from"}
     assert schema["required"] == ["text"]
 
 
