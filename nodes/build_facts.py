@@ -12,11 +12,12 @@ a review step can sit in between.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Any
 
 from langgraph.runtime import Runtime
 
-from broker.resources import get_embeddings, get_store, request_scope
+from broker.resources import get_embeddings, get_predicate_matcher, get_store, request_scope
 from language.names import display_name, mention_key, normalize_name, search_text
 from language.predicates import predicate_key
 from language.pronouns import resolve_first_person
@@ -51,7 +52,7 @@ def build_facts(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]
     draft = draft if draft is not None and draft.episode.id == episode.id else None
     entities = {row.key: row for row in draft.entities} if draft else collect_entities(state.get("quintuples") or [])
     keys = {mention: row.key for row in entities.values() for mention in row.mention_keys}
-    facts = collect_facts(scope, state.get("quintuples") or [], keys)
+    facts = collect_facts(scope, state.get("quintuples") or [], keys, get_predicate_matcher(context).key)
     derived_from = sorted(set(state.get("derived_from") or []))
     unknown = set(derived_from) - store.existing_fact_ids(scope, derived_from)
     if unknown:
@@ -132,7 +133,12 @@ def collect_entities(quintuples: list[Quintuple]) -> dict[str, EntityRow]:
     return rows
 
 
-def collect_facts(scope: str, quintuples: list[Quintuple], keys: dict[str, str] | None = None) -> list[FactRow]:
+def collect_facts(
+    scope: str,
+    quintuples: list[Quintuple],
+    keys: dict[str, str] | None = None,
+    key_of: Callable[[str], str] = predicate_key,
+) -> list[FactRow]:
     """Return one row per distinct fact of the episode (repeats inside it count once).
 
     ``keys`` maps mention keys (``language.names.mention_key``) to resolved entity keys;
@@ -144,7 +150,7 @@ def collect_facts(scope: str, quintuples: list[Quintuple], keys: dict[str, str] 
         object_key = _entity_key(quintuple.object, quintuple.object_type, keys)
         if subject_key == object_key:
             continue
-        key = predicate_key(quintuple.predicate)
+        key = key_of(quintuple.predicate)
         fact_id = fact_identity(scope, subject_key, key, object_key, quintuple.negated)
         if fact_id in facts:
             continue

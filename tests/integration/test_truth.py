@@ -213,3 +213,10 @@ def test_distrusting_a_source_lowers_its_facts_and_what_follows_from_them(broker
     broker.remember("Initech的CEO是王五。", source="rumours")
     assert {f.object: f.authority for f in broker.facts()}["王五"] == pytest.approx(0.35)
     assert {s["name"]: s["authority"] for s in broker.sources()}["rumours"] == pytest.approx(0.35)
+
+
+def test_conflicts_compare_canonical_predicates_not_wordings(broker: Broker) -> None:
+    broker.remember("小王居住于杭州。")  # 居住于 is not in the lexicon: matched to lives_in by embedding
+    report = broker.remember("小王住在上海。")
+    assert report.conflicts == 1
+    assert {f.predicate_key for f in broker.facts()} == {"lives_in"}
