@@ -418,12 +418,6 @@ def _embed(embeddings: Embeddings, names: list[str]) -> list[np.ndarray]:
     return list(vectors / np.where(norms == 0, 1.0, norms))
 
 
-def _normalised(vector: Sequence[float]) -> np.ndarray:
-    array = np.asarray(vector, dtype=np.float32)
-    norm = float(np.linalg.norm(array))
-    return array / norm if norm else array
-
-
 def _store_candidates(
     store: GraphStore,
     embeddings: Embeddings,
@@ -441,16 +435,18 @@ def _store_candidates(
         for near, _similarity in store.identity_neighbours(scope, vectors[mention.key].tolist(), k):
             sources.setdefault(near.id, "vector")
         found[mention.key] = sources
-    identities = store.identities_by_ids(scope, {eid for sources in found.values() for eid in sources}, True)
-    # Stored name embeddings are used as they are; only names stored without one are embedded.
-    dimension = len(next(iter(vectors.values()))) if vectors else 0
-    name_vectors = {
-        identity.name: _normalised(identity.embedding)
-        for identity in identities.values()
-        if identity.embedding and len(identity.embedding) == dimension
+    identities = store.identities_by_ids(scope, {eid for sources in found.values() for eid in sources})
+    # Similarities are computed in the store, so no stored vector crosses the wire;
+    # names stored without an embedding are embedded here.
+    similarities = {
+        mention.key: store.name_similarities(scope, found[mention.key], vectors[mention.key].tolist())
+        for mention in mentions
     }
-    missing = sorted({identity.name for identity in identities.values()} - set(name_vectors))
-    name_vectors.update(zip(missing, _embed(embeddings, missing), strict=True))
+    missing = sorted(
+        {identities[eid].name for key, sources in found.items() for eid in sources if eid in identities}
+        - {identities[eid].name for scores in similarities.values() for eid in scores if eid in identities}
+    )
+    name_vectors = dict(zip(missing, _embed(embeddings, missing), strict=True))
     result: dict[str, list[Candidate]] = {}
     for mention in mentions:
         listed: list[Candidate] = []
@@ -460,7 +456,10 @@ def _store_candidates(
                 continue
             names_of = [identity.name, *identity.aliases]
             relation = next(filter(None, (name_relation(mention.name, name) for name in names_of)), None)
-            similarity = float(vectors[mention.key] @ name_vectors[identity.name])
+            if eid in similarities[mention.key]:
+                similarity = similarities[mention.key][eid]
+            else:
+                similarity = float(vectors[mention.key] @ name_vectors[identity.name])
             listed.append(
                 Candidate(identity.key, identity.name, identity.type, similarity, relation, identity.aliases, source)
             )

@@ -95,6 +95,14 @@ class GraphStore(MergeQueries, ABC):
         """Return a ``CALL ... YIELD node, score`` clause for a vector search."""
 
     @abstractmethod
+    def _cosine(self, stored: str, param: str) -> str:
+        """Return an expression scoring a stored vector against a parameter, like the vector index does."""
+
+    def _optional_vector(self, expression: str) -> str:
+        """A vector value, or null for an empty list (never store a zero-length vector)."""
+        return f"CASE WHEN size({expression}) = 0 THEN null ELSE {self._vector(expression)} END"
+
+    @abstractmethod
     def _vector_similarity(self, score: float) -> float:
         """Turn the backend's vector score into cosine similarity."""
 
@@ -141,7 +149,7 @@ class GraphStore(MergeQueries, ABC):
                 "ON CREATE SET ep.scope = $scope, ep.agent_id = $agent_id, "
                 "ep.session_id = $session_id, ep.speaker = $speaker, ep.source = $source, "
                 f"ep.text = $text, ep.time = $time, ep.created_at = $now, "
-                f"ep.embedding = {self._vector('$embedding')}",
+                f"ep.embedding = {self._optional_vector('$embedding')}",
                 {
                     "id": episode.id,
                     "scope": plan.scope,
@@ -163,7 +171,7 @@ class GraphStore(MergeQueries, ABC):
                     "MERGE (e:Entity {scope: $scope, key: r.key}) "
                     "ON CREATE SET e.id = r.id, e.name = r.name, e.type = r.type, e.aliases = [], "
                     "e.mention_count = 0, e.first_seen = $now, e.search_text = r.search_text, "
-                    f"e.embedding = {self._vector('r.embedding')} "
+                    f"e.embedding = {self._optional_vector('r.embedding')} "
                     "SET e.mention_count = e.mention_count + 1, e.last_seen = $now, "
                     "e.aliases = CASE WHEN r.name = e.name OR r.name IN e.aliases "
                     "THEN e.aliases ELSE e.aliases + r.name END "

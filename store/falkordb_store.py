@@ -118,6 +118,9 @@ class FalkorDBStore(GraphStore):
             f"CALL db.idx.vector.queryNodes('{name}', 'embedding', {k_param}, vecf32({vector_param})) YIELD node, score"
         )
 
+    def _cosine(self, stored: str, param: str) -> str:
+        return f"vec.cosineDistance({stored}, vecf32({param}))"
+
     def _vector_similarity(self, score: float) -> float:
         # FalkorDB reports cosine *distance*.
         return 1.0 - score

@@ -121,6 +121,10 @@ class MergeQueries:
 
         def _vector(self, expression: str) -> str: ...
 
+        def _optional_vector(self, expression: str) -> str: ...
+
+        def _cosine(self, stored: str, param: str) -> str: ...
+
         def _vector_query(self, label: str, k_param: str, vector_param: str) -> str: ...
 
         def _vector_similarity(self, score: float) -> float: ...
@@ -218,6 +222,22 @@ class MergeQueries:
             {"scope": scope, "ids": wanted},
         )
         return {row["id"]: _identity(row) for row in rows}
+
+    def name_similarities(self, scope: str, ids: Iterable[str], vector: Sequence[float]) -> dict[str, float]:
+        """Cosine similarity of each entity's name embedding to ``vector``, computed in the store.
+
+        Only a number per entity crosses the wire, not its vector; entities stored
+        without an embedding are left out.
+        """
+        wanted = sorted(set(ids))
+        if not wanted:
+            return {}
+        rows = self._read(
+            "MATCH (e:Entity) WHERE e.scope = $scope AND e.id IN $ids AND e.embedding IS NOT NULL "
+            f"RETURN e.id AS id, {self._cosine('e.embedding', '$vector')} AS score",
+            {"scope": scope, "ids": wanted, "vector": list(map(float, vector))},
+        )
+        return {row["id"]: self._vector_similarity(float(row["score"])) for row in rows}
 
     def identity_neighbours(
         self, scope: str, vector: Sequence[float], k: int = 8, fetch: int = 128
@@ -328,7 +348,7 @@ class MergeQueries:
                 "MERGE (n:Entity {scope: $scope, key: $new}) "
                 "ON CREATE SET n.id = $id, n.name = $name, n.type = $type, n.aliases = $aliases, "
                 "n.alias_keys = [], n.mention_count = 0, n.first_seen = $first_seen, "
-                f"n.search_text = $search_text, n.embedding = {self._vector('$embedding')} "
+                f"n.search_text = $search_text, n.embedding = {self._optional_vector('$embedding')} "
                 f"SET n.mention_count = n.mention_count + $mentions, n.last_seen = $last_seen, n:{label}",
                 {
                     **base,

@@ -88,6 +88,9 @@ class Neo4jStore(GraphStore):
         index = _VECTOR_INDEXES[cypher_identifier(label, _VECTOR_INDEXES).strip("`")]
         return f"CALL db.index.vector.queryNodes('{index}', {k_param}, {vector_param}) YIELD node, score"
 
+    def _cosine(self, stored: str, param: str) -> str:
+        return f"vector.similarity.cosine({stored}, {param})"
+
     def _vector_similarity(self, score: float) -> float:
         # Neo4j reports cosine as (1 + cos) / 2; return it to [-1, 1] like FalkorDB.
         return 2.0 * score - 1.0

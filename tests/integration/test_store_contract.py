@@ -156,3 +156,14 @@ def test_values_are_parameters_not_query_text(store: tuple[GraphStore, str]) -> 
     )
     assert graph.entities_by_keys(scope, [hostile])[hostile].name == hostile
     assert graph.counts(scope)["facts"] == 1
+
+
+def test_name_similarity_is_computed_in_the_store(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    graph.write_episode(plan(scope, "ep1", [("西红柿", "西红柿", "Food"), ("杭州", "杭州", "Place")], []))
+    ids = {name: entity.id for name, entity in graph.entities_by_keys(scope, ["西红柿", "杭州"]).items()}
+    scores = graph.name_similarities(scope, ids.values(), EMBED.embed_documents(["番茄"])[0])
+    assert set(scores) == set(ids.values())
+    assert scores[ids["西红柿"]] > scores[ids["杭州"]]
+    assert 0.9 < scores[ids["西红柿"]] <= 1.0001
+    assert graph.name_similarities(scope + "-other", ids.values(), EMBED.embed_documents(["番茄"])[0]) == {}
