@@ -16,14 +16,17 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any, cast
 
-from broker.resources import get_store, request_scope
+from broker.resources import get_embeddings, get_store, request_scope
 from broker.reviews import ReviewDesk
 from language.names import normalize_name
+from language.pronouns import resolve_first_person
 from schemas.context import Context
 from schemas.models import (
+    DEFAULT_SPEAKER,
     Answer,
     Conflict,
     Entity,
+    Episode,
     Fact,
     FactUpdate,
     IngestReport,
@@ -90,6 +93,20 @@ class Broker:
             episodes=result.get("episodes") or [],
             history=result.get("history") or [],
         )
+
+    def recall(self, query: str, k: int = 10, **fields: Any) -> list[Episode]:
+        """Return the ``k`` episodes most relevant to a query, best first (hybrid retrieval).
+
+        Two rankings are fused by reciprocal rank (RRF, k=60): the episodes behind the
+        facts the Answerer retrieves for the query (graph evidence), and the nearest
+        episodes by embedding (the query with first person resolved to the speaker).
+        """
+        answer = self.ask(query, **fields)
+        scope = request_scope(fields.get("agent_id"), self.context)
+        speaker = (fields.get("speaker") or "").strip() or DEFAULT_SPEAKER
+        vector = get_embeddings(self.context).embed_query(resolve_first_person(query, speaker))
+        dense = [episode for episode, _ in self.store.search_episodes_vector(scope, vector, k=max(k * 2, 20))]
+        return reciprocal_rank_fusion([answer.episodes, dense])[:k]
 
     def facts(self, entity: str | None = None, agent_id: str | None = None, limit: int = 1000) -> list[Fact]:
         """List stored facts, optionally only those about one entity (any spelling of its name)."""
@@ -171,3 +188,14 @@ class Broker:
     def counts(self, agent_id: str | None = None) -> dict[str, int]:
         """Return how many episodes, entities and facts the memory holds."""
         return self.store.counts(request_scope(agent_id, self.context))
+
+
+def reciprocal_rank_fusion(rankings: list[list[Episode]], k: int = 60) -> list[Episode]:
+    """Fuse rankings of episodes: score = sum of 1 / (k + rank); ties keep first-seen order."""
+    scores: dict[str, float] = {}
+    episodes: dict[str, Episode] = {}
+    for ranking in rankings:
+        for rank, episode in enumerate(ranking, start=1):
+            scores[episode.id] = scores.get(episode.id, 0.0) + 1.0 / (k + rank)
+            episodes.setdefault(episode.id, episode)
+    return [episodes[eid] for eid in sorted(scores, key=lambda eid: -scores[eid])]

@@ -36,6 +36,8 @@ app.add_typer(server_app, name="server")
 app.add_typer(entities_app, name="entities")
 sources_app = typer.Typer(help="Sources of episodes and how much to trust them.")
 app.add_typer(sources_app, name="sources")
+eval_app = typer.Typer(help="Measure the broker on public datasets (give the file path).", no_args_is_help=True)
+app.add_typer(eval_app, name="eval")
 
 
 @app.callback()
@@ -279,6 +281,45 @@ def sources_set(
     else:
         lowered = sum(1 for update in updates if update.confidence_factor)
         stdout.print(f"{name}: authority {authority:.2f}; {len(updates)} fact(s) updated, {lowered} less certain.")
+
+
+@eval_app.command("locomo")
+@handle_errors
+def eval_locomo(
+    file: Annotated[Path, typer.Argument(help="A LoCoMo JSON file (a list of conversations with 'qa').")],
+    k: Annotated[str, typer.Option("--k", help="Comma-separated cut-offs.")] = "5,10,20",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
+) -> None:
+    """Evidence recall@k of the broker vs a dense baseline (same embedder, same run)."""
+    from broker.eval_locomo import evaluate
+
+    try:
+        ks = [int(part) for part in k.split(",") if part.strip()]
+    except ValueError as error:
+        raise ValueError(f"--k must be comma-separated whole numbers, not {k!r}") from error
+    if not ks or min(ks) < 1:
+        raise ValueError("--k needs at least one cut-off of 1 or more")
+    broker = Broker(context_from_options())
+    if Options.quiet:
+        result = evaluate(broker, file, ks)
+    else:
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+        columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn())
+        with Progress(*columns, console=stderr, transient=True) as bar:
+            task = bar.add_task("loading", total=None)
+
+            def update(stage: str, done: int, total: int) -> None:
+                bar.update(task, description=stage, completed=done, total=total)
+
+            result = evaluate(broker, file, ks, progress=update)
+    if as_json:
+        print_json(result)
+        return
+    table = Table("", *(f"recall@{cut}" for cut in sorted(set(ks))), title=f"{result['questions']} questions")
+    for name in ("broker", "dense_baseline"):
+        table.add_row(name, *(f"{result[name][f'recall@{cut}']:.3f}" for cut in sorted(set(ks))))
+    stdout.print(table)
 
 
 def _embedded_server() -> EmbeddedFalkorDB:

@@ -104,7 +104,8 @@ def make_episode(state: BrokerState, scope: str) -> Episode:
     source = (state.get("source") or "").strip() or "direct"
     text = state["text"]
     when = state.get("time")
-    identity = "\x1f".join([scope, source, session, speaker, when or "", text])
+    external = state.get("external_id")
+    identity = "\x1f".join([scope, source, session, speaker, when or "", text, external or ""])
     return Episode(
         id="ep_" + hashlib.sha1(identity.encode()).hexdigest()[:20],
         agent_id=scope,
@@ -113,6 +114,7 @@ def make_episode(state: BrokerState, scope: str) -> Episode:
         source=source,
         text=text,
         time=when,
+        external_id=external,
         created_at=now_ms(),
     )
 

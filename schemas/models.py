@@ -65,6 +65,9 @@ class Perception(BaseModel):
     session_id: str | None = None
     source: str | None = None
     time: str | None = Field(default=None, description="When it was said (ISO 8601 or free text).")
+    external_id: str | None = Field(
+        default=None, description="The caller's id for this text (a turn id, a message id); kept on the episode."
+    )
     derived_from: list[str] | None = Field(
         default=None,
         description="Ids of stored facts this text was concluded from (an agent's own reasoning); "
@@ -89,6 +92,7 @@ class Episode(BaseModel):
     source: str
     text: str
     time: str | None = None
+    external_id: str | None = None
     created_at: int = Field(description="Milliseconds since the epoch when the broker stored it.")
 
 

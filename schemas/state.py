@@ -50,6 +50,7 @@ class IngestInput(TypedDict):
     session_id: NotRequired[str | None]
     source: NotRequired[str | None]
     time: NotRequired[str | None]
+    external_id: NotRequired[str | None]
     derived_from: NotRequired[list[str] | None]
 
 
@@ -89,6 +90,7 @@ class BrokerInput(TypedDict, total=False):
     session_id: str | None
     source: str | None
     time: str | None
+    external_id: str | None
     derived_from: list[str] | None
 
 

@@ -53,7 +53,8 @@ _ENTITY_COLUMNS = (
 )
 _EPISODE_COLUMNS = (
     "ep.id AS id, ep.agent_id AS agent_id, ep.session_id AS session_id, ep.speaker AS speaker, "
-    "ep.source AS source, ep.text AS text, ep.time AS time, ep.created_at AS created_at"
+    "ep.source AS source, ep.text AS text, ep.time AS time, ep.external_id AS external_id, "
+    "ep.created_at AS created_at"
 )
 _FACT_COLUMNS = (
     "f.id AS id, s.id AS subject_id, s.name AS subject, s.type AS subject_type, "
@@ -148,6 +149,7 @@ class GraphStore(MergeQueries, ABC):
                 "MERGE (ep:Episode {id: $id}) "
                 "ON CREATE SET ep.scope = $scope, ep.agent_id = $agent_id, "
                 "ep.session_id = $session_id, ep.speaker = $speaker, ep.source = $source, "
+                "ep.external_id = $external_id, "
                 f"ep.text = $text, ep.time = $time, ep.created_at = $now, "
                 f"ep.embedding = {self._optional_vector('$embedding')}",
                 {
@@ -159,6 +161,7 @@ class GraphStore(MergeQueries, ABC):
                     "source": episode.source,
                     "text": episode.text,
                     "time": episode.time,
+                    "external_id": episode.external_id,
                     "now": now,
                     "embedding": plan.episode_embedding or [],
                 },

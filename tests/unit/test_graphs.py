@@ -32,7 +32,16 @@ def test_answer_graph_has_a_narrow_public_schema() -> None:
 
 def test_ingest_graph_takes_a_perception() -> None:
     schema = ingest.graph.get_input_jsonschema()
-    assert set(schema["properties"]) == {"text", "speaker", "agent_id", "session_id", "source", "time", "derived_from"}
+    assert set(schema["properties"]) == {
+        "text",
+        "speaker",
+        "agent_id",
+        "session_id",
+        "source",
+        "time",
+        "external_id",
+        "derived_from",
+    }
     assert schema["required"] == ["text"]
 
 

@@ -1,0 +1,99 @@
+"""``elephant eval locomo`` on a tiny conversation in LoCoMo's format (the real file is only read by path)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from broker.api import Broker, reciprocal_rank_fusion
+from broker.eval_locomo import evaluate, load_conversations, turns_of
+from schemas.models import Episode
+
+SAMPLE = [
+    {
+        "sample_id": "tiny",
+        "conversation": {
+            "speaker_a": "Caroline",
+            "speaker_b": "Melanie",
+            "session_1_date_time": "1:56 pm on 8 May, 2023",
+            "session_1": [
+                {"speaker": "Caroline", "dia_id": "D1:1", "text": "Hey Mel! Good to see you!"},
+                {"speaker": "Melanie", "dia_id": "D1:2", "text": "I work at a bakery in Boston."},
+                {"speaker": "Caroline", "dia_id": "D1:3", "text": "I adopted a dog named Biscuit."},
+                {"speaker": "Melanie", "dia_id": "D1:4", "text": "Thanks!", "blip_caption": "a cake with candles"},
+            ],
+            "session_2_date_time": "2:00 pm on 20 May, 2023",
+            "session_2": [
+                {"speaker": "Caroline", "dia_id": "D2:1", "text": "Thanks!"},
+                {"speaker": "Melanie", "dia_id": "D2:2", "text": "I started painting sunsets last week."},
+            ],
+        },
+        "qa": [
+            {"question": "Where does Melanie work?", "answer": "a bakery", "evidence": ["D1:2"], "category": 4},
+            {
+                "question": "What is the name of Caroline's dog?",
+                "answer": "Biscuit",
+                "evidence": ["D1:3"],
+                "category": 1,
+            },
+            {"question": "What did Melanie start?", "answer": "painting", "evidence": ["D2:2"], "category": 2},
+            {"question": "What is Caroline's cat called?", "adversarial_answer": "x", "evidence": [], "category": 5},
+        ],
+    }
+]
+
+
+@pytest.fixture
+def sample_file(tmp_path: Path) -> Path:
+    path = tmp_path / "locomo_tiny.json"
+    path.write_text(json.dumps(SAMPLE), encoding="utf-8")
+    return path
+
+
+def test_turns_keep_speaker_session_date_and_dia_id(sample_file: Path) -> None:
+    turns = turns_of(load_conversations(sample_file)[0], "agent")
+    assert [turn.external_id for turn in turns] == ["D1:1", "D1:2", "D1:3", "D1:4", "D2:1", "D2:2"]
+    assert turns[1].speaker == "Melanie" and turns[1].session_id == "session_1"
+    assert turns[1].time == "1:56 pm on 8 May, 2023"
+    assert "a cake with candles" in turns[3].text
+
+
+def test_identical_turns_stay_separate_episodes(broker: Broker, sample_file: Path) -> None:
+    turns = turns_of(load_conversations(sample_file)[0], "agent")
+    assert broker.remember_many(turns).episodes == len(turns)  # "Thanks!" twice, two turns
+
+
+def test_evaluation_reports_both_rankings_in_the_documented_shape(broker: Broker, sample_file: Path) -> None:
+    result = evaluate(broker, sample_file, ks=(1, 3))
+    assert result["questions"] == 3  # category 5 is skipped
+    for name in ("broker", "dense_baseline"):
+        figures = result[name]
+        assert set(figures) == {"recall@1", "recall@3", "by_category"}
+        assert 0.0 <= figures["recall@1"] <= figures["recall@3"] <= 1.0
+        assert set(figures["by_category"]) == {"1", "2", "4"}
+    assert result["broker"]["recall@3"] == 1.0  # six turns: every gold turn is in the broker's top 3
+
+
+def test_a_file_that_is_not_locomo_is_refused(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"qa": []}', encoding="utf-8")
+    with pytest.raises(ValueError, match="LoCoMo"):
+        load_conversations(bad)
+
+
+def test_reciprocal_rank_fusion_prefers_items_ranked_well_by_both() -> None:
+    def episode(eid: str) -> Episode:
+        return Episode(id=eid, agent_id="a", session_id="s", speaker="u", source="t", text=eid, created_at=0)
+
+    a, b, c = episode("a"), episode("b"), episode("c")
+    assert [e.id for e in reciprocal_rank_fusion([[a, b, c], [b, c]])] == ["b", "c", "a"]
+    assert reciprocal_rank_fusion([]) == []
+
+
+def test_cli_eval_json(cli, sample_file: Path) -> None:
+    result = json.loads(cli("--quiet", "eval", "locomo", str(sample_file), "--k", "1,3", "--json").stdout)
+    assert result["questions"] == 3 and "recall@3" in result["dense_baseline"]
+    bad = cli("eval", "locomo", str(sample_file), "--k", "ten", check=False)
+    assert bad.returncode != 0 and "--k" in bad.stderr
