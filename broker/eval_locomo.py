@@ -6,7 +6,8 @@ conversation. For each answerable question (categories 1-4; 5 is adversarial) th
 broker's top-k episodes (``Broker.recall``) are compared with the gold evidence turns:
 recall = |gold ∩ top-k| / |gold|, averaged over questions, overall and per category.
 The baseline ranks the same turns by cosine similarity to the question with the same
-embedder, computed in the same run, so the two figures are comparable on any machine.
+embedder, computed in the same run, so the figures are comparable on any machine; a
+second baseline embeds "speaker: text", to show what speaker awareness alone buys.
 The dataset is read from the path given; nothing is downloaded or copied.
 """
 
@@ -80,7 +81,11 @@ def evaluate(
     """Run the evaluation and return ``{"questions", "broker", "dense_baseline"}``."""
     samples = load_conversations(path)
     ks = sorted(set(ks))
-    hits: dict[str, dict[str, list[dict[int, float]]]] = {"broker": defaultdict(list), "dense": defaultdict(list)}
+    hits: dict[str, dict[str, list[dict[int, float]]]] = {
+        "broker": defaultdict(list),
+        "dense": defaultdict(list),
+        "dense_speaker": defaultdict(list),
+    }
     embeddings = get_embeddings(broker.context)
     total_questions = sum(1 for s in samples for q in s["qa"] if q.get("category") in ANSWERABLE)
     done = 0
@@ -98,6 +103,10 @@ def evaluate(
         broker.remember_many(turns, on_each=report_ingest)
         turn_ids = [turn.external_id for turn in turns]
         turn_vectors = np.asarray(embeddings.embed_documents([turn.text for turn in turns]), dtype=np.float32)
+        # A second, stronger baseline: the same embedder with the speaker's name in front.
+        speaker_vectors = np.asarray(
+            embeddings.embed_documents([f"{turn.speaker}: {turn.text}" for turn in turns]), dtype=np.float32
+        )
         for qa in sample["qa"]:
             category = qa.get("category")
             gold = {str(e) for e in qa.get("evidence") or []}
@@ -105,9 +114,14 @@ def evaluate(
                 continue
             question = str(qa["question"])
             ranked_broker = [ep.external_id for ep in broker.recall(question, k=max(ks), agent_id=agent)]
-            scores = turn_vectors @ np.asarray(embeddings.embed_query(question), dtype=np.float32)
-            ranked_dense = [turn_ids[i] for i in np.argsort(-scores)[: max(ks)]]
-            for name, ranked in (("broker", ranked_broker), ("dense", ranked_dense)):
+            query = np.asarray(embeddings.embed_query(question), dtype=np.float32)
+            ranked_dense = [turn_ids[i] for i in np.argsort(-(turn_vectors @ query))[: max(ks)]]
+            ranked_speaker = [turn_ids[i] for i in np.argsort(-(speaker_vectors @ query))[: max(ks)]]
+            for name, ranked in (
+                ("broker", ranked_broker),
+                ("dense", ranked_dense),
+                ("dense_speaker", ranked_speaker),
+            ):
                 hits[name][str(category)].append({k: len(gold & set(filter(None, ranked[:k]))) / len(gold) for k in ks})
             done += 1
             if progress:
@@ -116,6 +130,7 @@ def evaluate(
         "questions": done,
         "broker": _summary(hits["broker"], ks),
         "dense_baseline": _summary(hits["dense"], ks),
+        "dense_speaker_baseline": _summary(hits["dense_speaker"], ks),
     }
 
 
