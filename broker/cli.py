@@ -317,7 +317,7 @@ def eval_locomo(
         print_json(result)
         return
     table = Table("", *(f"recall@{cut}" for cut in sorted(set(ks))), title=f"{result['questions']} questions")
-    for name in ("broker", "dense_baseline", "dense_speaker_baseline"):
+    for name in ("broker", "dense_baseline", "dense_text_only_baseline"):
         table.add_row(name, *(f"{result[name][f'recall@{cut}']:.3f}" for cut in sorted(set(ks))))
     stdout.print(table)
 

@@ -68,7 +68,7 @@ def test_identical_turns_stay_separate_episodes(broker: Broker, sample_file: Pat
 def test_evaluation_reports_both_rankings_in_the_documented_shape(broker: Broker, sample_file: Path) -> None:
     result = evaluate(broker, sample_file, ks=(1, 3))
     assert result["questions"] == 3  # category 5 is skipped
-    for name in ("broker", "dense_baseline", "dense_speaker_baseline"):
+    for name in ("broker", "dense_baseline", "dense_text_only_baseline"):
         figures = result[name]
         assert set(figures) == {"recall@1", "recall@3", "by_category"}
         assert 0.0 <= figures["recall@1"] <= figures["recall@3"] <= 1.0
