@@ -276,6 +276,29 @@ class GraphStore(MergeQueries, ABC):
 
     # -- reads -----------------------------------------------------------------------
 
+    def query_read_only(
+        self, scope: str, query: str, params: dict[str, Any] | None = None, limit: int = 100
+    ) -> list[Row]:
+        """Run a generated (untrusted) query: checked, bounded, and executed read-only.
+
+        The query is refused unless it is a plain read (``store.readonly``), gets a
+        ``LIMIT``, runs in the backend's read-only mode, and receives ``$scope`` so it
+        can filter by agent. Scope is not rewritten into the query: callers that build
+        queries for one agent must filter on ``$scope`` themselves.
+
+        Raises:
+            UnsafeQueryError: If the query is not a plain read.
+            StoreError: If the database refuses or fails it.
+        """
+        from store.readonly import check_read_only, with_limit
+
+        safe = with_limit(check_read_only(query), limit)
+        self._check_read_plan(safe, {**(params or {}), "scope": scope})
+        return self._read(safe, {**(params or {}), "scope": scope})
+
+    def _check_read_plan(self, query: str, params: dict[str, Any]) -> None:
+        """Backend hook: ask the database whether the query is read-only (Neo4j EXPLAIN)."""
+
     def episode_exists(self, scope: str, episode_id: str) -> bool:
         """Return whether this episode was already stored."""
         rows = self._read(

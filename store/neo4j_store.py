@@ -54,6 +54,21 @@ class Neo4jStore(GraphStore):
         except self._neo4j.exceptions.Neo4jError as error:
             raise StoreError(f"Neo4j read failed: {error}") from error
 
+    def _check_read_plan(self, query: str, params: dict[str, Any]) -> None:
+        # The planner's own verdict: EXPLAIN reports the query type without running it.
+        from store.readonly import UnsafeQueryError
+
+        def work(tx: Any) -> str:
+            return str(tx.run(f"EXPLAIN {query}", params).consume().query_type)
+
+        try:
+            with self._session(read=True) as session:
+                kind = session.execute_read(work)
+        except self._neo4j.exceptions.Neo4jError as error:
+            raise StoreError(f"Neo4j refused the query: {error}") from error
+        if kind != "r":
+            raise UnsafeQueryError(f"Neo4j plans this query as type {kind!r}, not a read")
+
     def _write_atomic(self, statements: Sequence[Statement]) -> None:
         def work(tx: Any) -> None:
             for query, params in statements:

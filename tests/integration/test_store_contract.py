@@ -167,3 +167,16 @@ def test_name_similarity_is_computed_in_the_store(store: tuple[GraphStore, str])
     assert scores[ids["西红柿"]] > scores[ids["杭州"]]
     assert 0.9 < scores[ids["西红柿"]] <= 1.0001
     assert graph.name_similarities(scope + "-other", ids.values(), EMBED.embed_documents(["番茄"])[0]) == {}
+
+
+def test_generated_queries_run_read_only_bounded_and_scoped(store: tuple[GraphStore, str]) -> None:
+    from store.readonly import UnsafeQueryError
+
+    graph, scope = store
+    graph.write_episode(plan(scope, "ep1", [("a", "A", "Concept"), ("b", "B", "Concept")], [("f1", "a", "r", "b")]))
+    rows = graph.query_read_only(scope, "MATCH (e:Entity) WHERE e.scope = $scope RETURN e.name AS name", limit=1)
+    assert len(rows) == 1 and rows[0]["name"] in {"A", "B"}
+    for hostile in ("MATCH (e:Entity) DETACH DELETE e", "LOAD CSV FROM 'file:///etc/passwd' AS l RETURN l"):
+        with pytest.raises(UnsafeQueryError):
+            graph.query_read_only(scope, hostile)
+    assert graph.counts(scope)["entities"] == 2
