@@ -20,6 +20,7 @@ from broker.resources import get_embeddings, get_store, request_scope
 from broker.reviews import ReviewDesk
 from language.names import normalize_name
 from language.pronouns import resolve_first_person
+from nodes.review_conflicts import parse_decision
 from schemas.context import Context
 from schemas.models import (
     DEFAULT_SPEAKER,
@@ -159,9 +160,7 @@ class Broker:
         Raises:
             ValueError: If the id is not an open conflict or ``keep`` is not new/old/both.
         """
-        decision = {"new": "keep_new", "old": "keep_old", "both": "keep_both"}.get(keep.removeprefix("keep_"))
-        if decision is None:
-            raise ValueError(f"--keep must be new, old or both, not {keep!r}")
+        decision, _ = parse_decision(keep)
         try:
             # The paused run was started under the human policy; it must resume under it,
             # or the review node would re-decide automatically instead of reading the answer.

@@ -23,8 +23,9 @@ from langgraph.runtime import Runtime
 
 from broker.resources import get_store
 from language.predicates import is_single_valued
+from nodes.build_facts import fact_of_row
 from schemas.context import Context
-from schemas.models import Conflict, ConflictKind, EpisodeWrite, Fact, FactRow
+from schemas.models import Conflict, ConflictKind, EpisodeWrite, Fact
 from schemas.state import BrokerState
 from store.base import entity_id, now_ms
 
@@ -85,27 +86,3 @@ def find_conflicts(plan: EpisodeWrite, stored: list[Fact]) -> list[Conflict]:
                 created_at=now_ms(),
             )
     return list(conflicts.values())
-
-
-def fact_of_row(row: FactRow, plan: EpisodeWrite) -> Fact:
-    """Describe a planned fact row as a ``Fact`` (names, ids and provenance filled in)."""
-    names = {entity.key: entity for entity in plan.entities}
-    subject, obj = names.get(row.subject_key), names.get(row.object_key)
-    return Fact(
-        id=row.id,
-        subject=subject.name if subject else row.subject_key,
-        subject_id=entity_id(plan.scope, row.subject_key),
-        subject_type=subject.type if subject else None,
-        predicate=row.predicate,
-        predicate_key=row.predicate_key,
-        object=obj.name if obj else row.object_key,
-        object_id=entity_id(plan.scope, row.object_key),
-        object_type=obj.type if obj else None,
-        confidence=row.confidence,
-        negated=row.negated,
-        episode_ids=[plan.episode.id],
-        created_at=plan.episode.created_at,
-        valid_from=row.valid_from,
-        status=row.status,
-        authority=row.authority,
-    )

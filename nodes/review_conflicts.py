@@ -80,7 +80,7 @@ def parse_decision(answer: Any) -> tuple[ConflictDecision, str]:
         answer = answer.get("decision") or answer.get("keep")
     decision = DECISIONS.get(str(answer).strip().lower())
     if decision is None:
-        raise ValueError(f"a review decision must be one of keep_new, keep_old, keep_both, not {answer!r}")
+        raise ValueError(f"a review decision must be new, old or both (keep_new, keep_old, keep_both), not {answer!r}")
     return decision, reason
 
 
