@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 
-.PHONY: demo test lint install install-dev clean stop
+.PHONY: demo test lint install install-dev clean stop browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -31,8 +31,16 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy broker graphs language nodes prompts schemas store
+	LANGGRAPH_CLI_NO_ANALYTICS=1 $(BIN)/langgraph validate
 
-test: $(DEV_STAMP) lint
+# Headless Chromium for tests/integration/test_viz.py: installed only when missing and running
+# as root (CI is); fonts-wqy-microhei makes Chinese labels readable in screenshots.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei; } || \
+	  echo "note: chromium missing: tests/integration/test_viz.py skips (fails under CI)"
+
+test: $(DEV_STAMP) lint browser
 	$(BIN)/python -m pytest
 
 stop:

@@ -20,6 +20,7 @@ from broker.resources import get_embeddings, get_store, request_scope
 from broker.reviews import ReviewDesk
 from language.names import normalize_name
 from language.pronouns import resolve_first_person
+from nodes.rank_episodes import reciprocal_rank_fusion
 from nodes.review_conflicts import parse_decision
 from schemas.context import Context
 from schemas.models import (
@@ -37,6 +38,8 @@ from schemas.models import (
 )
 from schemas.state import AnswerInput, IngestInput
 from store import GraphStore
+
+__all__ = ["Broker", "reciprocal_rank_fusion"]
 
 
 class Broker:
@@ -93,21 +96,27 @@ class Broker:
             facts=result.get("facts") or [],
             episodes=result.get("episodes") or [],
             history=result.get("history") or [],
+            hops=result.get("hops") or [],
         )
 
     def recall(self, query: str, k: int = 10, **fields: Any) -> list[Episode]:
         """Return the ``k`` episodes most relevant to a query, best first (hybrid retrieval).
 
-        Two rankings are fused by reciprocal rank (RRF, k=60): the episodes behind the
-        facts the Answerer retrieves for the query (graph evidence), and the nearest
-        episodes by embedding (the query with first person resolved to the speaker).
+        Dense search, the episode full-text index and a personalised-PageRank spread
+        from the best matches and the entities the query names are fused by
+        reciprocal rank (``nodes.rank_episodes``). First person in the query is
+        resolved to the speaker. ``fields`` are speaker and agent_id.
         """
-        answer = self.ask(query, **fields)
+        from language.question import analyse_question
+        from nodes.rank_episodes import rank_episodes
+        from nodes.retrieve_evidence import link_entities
+
         scope = request_scope(fields.get("agent_id"), self.context)
         speaker = (fields.get("speaker") or "").strip() or DEFAULT_SPEAKER
-        vector = get_embeddings(self.context).embed_query(resolve_first_person(query, speaker))
-        dense = [episode for episode, _ in self.store.search_episodes_vector(scope, vector, k=max(k * 2, 20))]
-        return reciprocal_rank_fusion([answer.episodes, dense])[:k]
+        question = resolve_first_person(query, speaker)
+        embeddings = get_embeddings(self.context)
+        anchors = link_entities(self.store, embeddings, scope, question, analyse_question(query, speaker))
+        return rank_episodes(self.store, embeddings, scope, question, list(anchors.values()), k=k)
 
     def facts(self, entity: str | None = None, agent_id: str | None = None, limit: int = 1000) -> list[Fact]:
         """List stored facts, optionally only those about one entity (any spelling of its name)."""
@@ -187,14 +196,3 @@ class Broker:
     def counts(self, agent_id: str | None = None) -> dict[str, int]:
         """Return how many episodes, entities and facts the memory holds."""
         return self.store.counts(request_scope(agent_id, self.context))
-
-
-def reciprocal_rank_fusion(rankings: list[list[Episode]], k: int = 60) -> list[Episode]:
-    """Fuse rankings of episodes: score = sum of 1 / (k + rank); ties keep first-seen order."""
-    scores: dict[str, float] = {}
-    episodes: dict[str, Episode] = {}
-    for ranking in rankings:
-        for rank, episode in enumerate(ranking, start=1):
-            scores[episode.id] = scores.get(episode.id, 0.0) + 1.0 / (k + rank)
-            episodes.setdefault(episode.id, episode)
-    return [episodes[eid] for eid in sorted(scores, key=lambda eid: -scores[eid])]

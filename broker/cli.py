@@ -18,6 +18,8 @@ from rich.table import Table
 from broker.api import Broker
 from broker.cli_common import Options, context_from_options, handle_errors, print_json, stderr, stdout
 from broker.cli_entities import entities_app
+from broker.cli_mcp import mcp as mcp_command
+from broker.cli_viz import viz
 from broker.ingest_files import read_perceptions
 from schemas.context import Context
 from schemas.models import Perception
@@ -34,6 +36,8 @@ app = typer.Typer(
 server_app = typer.Typer(help="Manage the embedded FalkorDB server of $ELEPHANT_HOME.", no_args_is_help=True)
 app.add_typer(server_app, name="server")
 app.add_typer(entities_app, name="entities")
+app.command("mcp")(mcp_command)
+app.command("viz")(viz)
 sources_app = typer.Typer(help="Sources of episodes and how much to trust them.")
 app.add_typer(sources_app, name="sources")
 eval_app = typer.Typer(help="Measure the broker on public datasets (give the file path).", no_args_is_help=True)
@@ -144,6 +148,9 @@ def ask(
         print_json(answer.model_dump(mode="json"))
         return
     stdout.print(answer.answer, highlight=False)
+    for number, hop in enumerate(answer.hops, start=1):
+        found = ", ".join(entity.name for entity in hop.answers) or ("—" if not hop.answered else "(evidence)")
+        stdout.print(f"  [dim]hop {number}[/] {hop.question} → {found}", highlight=False)
     if answer.facts:
         stdout.print(_facts_table(answer.facts, title="evidence"))
     for episode in answer.episodes:

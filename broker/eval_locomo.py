@@ -8,7 +8,9 @@ recall = |gold ∩ top-k| / |gold|, averaged over questions, overall and per cat
 The baseline ranks the same turns, embedded as "speaker: text", by cosine similarity to
 the question with the same embedder, computed in the same run, so the figures are
 comparable on any machine; the text alone (no speaker) is reported as a weaker reference.
-The dataset is read from the path given; nothing is downloaded or copied.
+The dataset is read from the path given; nothing is downloaded or copied. Running again
+with the same data directory (``--home``) reuses the stored turns: only the questions
+are asked again.
 """
 
 from __future__ import annotations
@@ -100,6 +102,8 @@ def evaluate(
             if progress:
                 progress(f"ingesting {agent}", ingested, total)
 
+        # A data directory reused from an earlier run skips the turns it holds (turns
+        # stored before the episode full-text index were indexed when the store opened).
         broker.remember_many(turns, on_each=report_ingest)
         turn_ids = [turn.external_id for turn in turns]
         turn_vectors = np.asarray(embeddings.embed_documents([turn.text for turn in turns]), dtype=np.float32)

@@ -21,6 +21,7 @@ import re
 
 from language import english as en
 from language import types as _types
+from language.decompose import is_multi_hop
 from language.extract_zh import FIRST_PERSON as _ZH_FIRST_PERSON
 from language.extract_zh import tag as _zh_tag
 from language.segment import detect_language, has_cjk, is_latin, join_words
@@ -50,7 +51,8 @@ _ZH_ANSWER_TYPES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"什么(?:编程)?语言|哪(?:种|门|个|一种|些|几种)(?:编程)?语言|用什么写", _types.LANGUAGE),
         (
             r"哪(?:家|个|所|些)(?:公司|大学|学校|单位|机构|银行|医院)|什么(?:公司|大学|学校|单位|机构)"
-            r"|在哪(?:里|儿)?(?:工作|上班|任教|读书|上学|就读|实习)|雇主|东家|工作单位|母校",
+            r"|在哪(?:里|儿)?(?:工作|上班|任教|读书|上学|就读|实习)|雇主|东家|工作单位|母校"
+            r"|(?:公司|单位|学校|大学)(?:是|叫)(?:什么|哪)",
             _types.ORGANIZATION,
         ),
         # The role noun, not the bare wh-word, says what is wanted: 什么运动 is an activity,
@@ -135,6 +137,14 @@ _EN_YES_NO = re.compile(
     r"^\s*(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should|am)\b", re.IGNORECASE
 )
 _EN_FIRST_PERSON = {"i", "me", "my", "mine", "myself"}
+_ZH_AGGREGATE = re.compile(
+    r"多少|几(?:个|位|家|种|次|本|门|年)|哪些|所有|全部|列出|列举|统计|总共|一共|最多|最少|之前|之后|以来"
+)
+_EN_AGGREGATE = re.compile(
+    r"\bhow (?:many|much|often)\b|\b(?:count|number of|total|list|all|every|most|least|fewest)\b"
+    r"|\b(?:before|after|since) (?:\d{4}|last|this)\b",
+    re.IGNORECASE,
+)
 
 
 def _dedupe(items: list[str]) -> list[str]:
@@ -299,4 +309,6 @@ def analyse_question(question: str, speaker: str | None = None) -> QuestionAnaly
         keywords=_dedupe(keywords),
         answer_type=_answer_type(question, zh),
         intent=_intent(question, zh),  # type: ignore[arg-type]
+        multi_hop=is_multi_hop(question),
+        aggregate=bool((_ZH_AGGREGATE if zh else _EN_AGGREGATE).search(question)),
     )

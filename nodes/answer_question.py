@@ -10,11 +10,13 @@ must cite fact ids; citations to ids that were not retrieved are dropped.
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
 from langgraph.runtime import Runtime
+from langgraph.types import Overwrite
 from pydantic import BaseModel, Field
 
 from broker.models import load_chat_model
@@ -27,12 +29,15 @@ from schemas.models import DEFAULT_SPEAKER, Entity, Episode, Fact, QuestionAnaly
 from schemas.state import BrokerState
 
 MAX_REASONS = 4
+NOT_IN_MEMORY_EN = "Not in memory: nothing stored answers this."
+NOT_IN_MEMORY_ZH = "记忆中没有能回答这个问题的信息。"
 
 
 @dataclass
 class Candidate:
     """An entity the evidence points to, as a possible answer."""
 
+    entity_id: str
     name: str
     kind: str | None
     score: float
@@ -43,38 +48,88 @@ class CitedAnswer(BaseModel):
     """The LLM's structured answer."""
 
     answer: str = Field(description="The answer, in the question's language.")
+    in_memory: bool = Field(default=True, description="False when the evidence does not answer the question.")
     fact_ids: list[str] = Field(default_factory=list, description="Ids of the facts the answer uses.")
+    episode_ids: list[str] = Field(default_factory=list, description="Ids of the episodes the answer uses.")
 
 
 def answer_question(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Write the answer (composed offline, or by the configured chat model)."""
-    analysis: QuestionAnalysis = state["analysis"]
     facts = list(state.get("facts") or [])
     episodes = list(state.get("episodes") or [])
-    linked = list(state.get("anchors") or [])
-    # Only names the question really contains are given; entities reached by a fuzzy
-    # link (公司 ~ 阿里巴巴) may well be the answer itself.
-    anchors = [entity for entity in linked if (entity.score or 0.0) >= MENTION_LINK_WEIGHT]
-    if runtime.context.llm and (facts or episodes):
-        cited = write_with_llm(state, facts, episodes, runtime.context.llm)
-        kept = [fact for fact in facts if fact.id in set(cited.fact_ids)] or facts
-        return {"answer": cited.answer, "facts": kept}
-    question = resolve_first_person(state["question"], (state.get("speaker") or "").strip() or DEFAULT_SPEAKER)
-    answer = compose_answer(analysis, anchors, facts, episodes, question, linked)
+    hops = list(state.get("hops") or [])
+    chain = bool(hops) and len(hops) == len(state.get("sub_questions") or []) and all(hop.answered for hop in hops)
+    if chain:
+        # The path first: each hop's supporting fact, then the last hop's evidence.
+        path = _unique([hop.facts[0] for hop in hops[:-1] if hop.facts])
+        facts = _unique([*path, *hops[-1].facts, *facts])
+    if runtime.context.llm and (facts or episodes or state.get("query_rows")):
+        return _cited_update(state, facts, episodes, runtime.context.llm)
+    speaker = (state.get("speaker") or "").strip() or DEFAULT_SPEAKER
+    if chain:
+        final = hops[-1]
+        analysis = final.analysis or state["analysis"]
+        linked = final.anchors
+        question = resolve_first_person(final.question, speaker)
+        answer = compose_answer(analysis, _named(linked), final.facts, episodes, question, linked, path=path)
+    else:
+        analysis = state["analysis"]
+        linked = list(state.get("anchors") or [])
+        question = resolve_first_person(state["question"], speaker)
+        answer = compose_answer(analysis, _named(linked), facts, episodes, question, linked)
     history = list(state.get("history") or [])
     if history and facts:
         answer += _history_note(history, analysis.language == "zh")
-    return {"answer": answer, "history": history}
+    return {"answer": answer, "history": history, "facts": Overwrite(facts)}
+
+
+def _named(linked: list[Entity]) -> list[Entity]:
+    # Only names the question really contains are given; entities reached by a fuzzy
+    # link (公司 ~ 阿里巴巴) may well be the answer itself.
+    return [entity for entity in linked if (entity.score or 0.0) >= MENTION_LINK_WEIGHT]
+
+
+def _unique(facts: list[Fact]) -> list[Fact]:
+    return list({fact.id: fact for fact in reversed(facts)}.values())[::-1]
+
+
+def _cited_update(state: BrokerState, facts: list[Fact], episodes: list[Episode], llm_spec: str) -> dict[str, Any]:
+    """Answer with the chat model and keep exactly the evidence it cites.
+
+    Citations are checked against what was retrieved: unknown ids are dropped, and an
+    answer that cites nothing retrieved (or says the memory does not answer) becomes
+    the plain "not in memory" answer, with no evidence claimed.
+    """
+    cited = write_with_llm(state, facts, episodes, llm_spec)
+    fact_ids = set(cited.fact_ids)
+    kept_facts = [fact for fact in facts if fact.id in fact_ids]
+    episode_ids = set(cited.episode_ids) | {eid for fact in kept_facts for eid in fact.episode_ids}
+    kept_episodes = [episode for episode in episodes if episode.id in episode_ids]
+    if not cited.in_memory or not (kept_facts or kept_episodes or state.get("query_rows")):
+        chinese = state["analysis"].language == "zh"
+        return {
+            "answer": NOT_IN_MEMORY_ZH if chinese else NOT_IN_MEMORY_EN,
+            "facts": Overwrite([]),
+            "episodes": Overwrite([]),
+        }
+    return {"answer": cited.answer, "facts": Overwrite(kept_facts), "episodes": Overwrite(kept_episodes)}
 
 
 def write_with_llm(state: BrokerState, facts: list[Fact], episodes: list[Episode], llm_spec: str) -> CitedAnswer:
-    """Ask the chat model to answer from the evidence, citing fact ids."""
+    """Ask the chat model to answer from the evidence, citing fact and episode ids."""
     model = load_chat_model(llm_spec).with_structured_output(CitedAnswer)
+    steps = [
+        f"{number}. {hop.question} -> {', '.join(entity.name for entity in hop.answers) or '?'}"
+        for number, hop in enumerate(state.get("hops") or [], start=1)
+    ]
     prompt = ANSWER_USER.format(
         question=state["question"],
         speaker=state.get("speaker") or DEFAULT_SPEAKER,
+        steps="\n".join(steps) or "(single lookup)",
         facts="\n".join(f"[{fact.id}] {fact.sentence()}" for fact in facts) or "(none)",
         episodes="\n".join(f"[{ep.id}] {ep.speaker}: {ep.text}" for ep in episodes) or "(none)",
+        query_result="\n".join(json.dumps(row, ensure_ascii=False) for row in state.get("query_rows") or [])
+        or "(none)",
     )
     result = model.invoke([("system", ANSWER_SYSTEM), ("user", prompt)])
     return result if isinstance(result, CitedAnswer) else CitedAnswer.model_validate(result)
@@ -130,7 +185,7 @@ def rank_answers(facts: list[Fact], anchors: list[Entity], answer_type: str | No
         connected = max(len(anchors_within_two(end)), 1)
         support = _path_facts(end, facts, anchor_ids) or touching[end]
         score = total * (1.0 + 0.5 * (connected - 1)) * _type_factor(kind, answer_type)
-        ranked.append(Candidate(name, kind, score, support))
+        ranked.append(Candidate(end, name, kind, score, support))
     ranked.sort(key=lambda candidate: candidate.score, reverse=True)
     return ranked
 
@@ -180,6 +235,8 @@ def compose_answer(
     episodes: list[Episode],
     question: str = "",
     linked: list[Entity] | None = None,
+    *,
+    path: list[Fact] | None = None,
 ) -> str:
     """Compose an answer from the evidence without a model, in the question's language.
 
@@ -190,8 +247,11 @@ def compose_answer(
         episodes: Episodes of the evidence, or similar episodes when there is none.
         question: The question with first person resolved to the speaker.
         linked: Every entity the question was linked to, fuzzy links included.
+        path: For a multi-hop question, the facts that led to what it asks about
+            (the author of Dune is Frank Herbert), cited before the answer's own.
     """
     chinese = analysis.language == "zh"
+    lead = list(path or [])
     if not facts:
         if episodes:
             quoted = episodes[0].text.strip()
@@ -203,14 +263,19 @@ def compose_answer(
         return "记忆中没有与这个问题相关的信息。" if chinese else "I have nothing in memory about that."
     if analysis.intent == "yes_no":
         linked_ids = {entity.id for entity in linked or anchors}
-        return _answer_yes_no(question, facts, linked_ids, chinese)
+        return _answer_yes_no(question, facts, linked_ids, chinese, lead)
     if analysis.answer_type == "Time":
         timed = [fact for fact in facts if fact.valid_from]
         if timed:
-            return _with_reasons(timed[0].valid_from or "", timed[:1], chinese)
+            return _with_reasons(timed[0].valid_from or "", [*lead, timed[0]], chinese)
 
     ranked = rank_answers(facts, anchors, analysis.answer_type)
-    if not ranked or not _compatible(ranked[0].kind, analysis.answer_type):
+    if not ranked or not is_compatible_type(ranked[0].kind, analysis.answer_type):
+        chain = _connecting_chain(facts, anchors)
+        if chain:
+            # "How is Alice connected to Carol?": the answer is the path itself.
+            links = _join([fact.sentence() for fact in [*lead, *chain]], chinese)
+            return f"记忆中的联系：{links}。" if chinese else f"They are connected: {links}."
         # The evidence is about the right things but names nothing of the kind asked
         # for (a city when an employer is asked): say so, and show what is known.
         reasons = _join([fact.sentence() for fact in facts[:MAX_REASONS]], chinese)
@@ -223,15 +288,19 @@ def compose_answer(
     limit = 5 if analysis.intent == "list" else 3
     # Several answers only when they are parallel: reached through the same relation
     # as the best one (会说日语 and 会说韩语), not merely scored close to it.
+    # ... and about the same named entity: 京东 where someone else works is no second answer.
     relation = {fact.predicate_key for fact in best.support[:1]}
+    owners = _ends(best.support[0]) & {entity.id for entity in anchors} if best.support else set()
     answers = [best] + [
         candidate
         for candidate in ranked[1:limit]
-        if candidate.score >= best.score * 0.6 and relation & {fact.predicate_key for fact in candidate.support[:1]}
+        if candidate.score >= best.score * 0.6
+        and relation & {fact.predicate_key for fact in candidate.support[:1]}
+        and (not owners or bool(candidate.support and owners & _ends(candidate.support[0])))
     ]
     if analysis.intent == "recommend":
         answers = answers[:1]
-    supporting: list[Fact] = []
+    supporting: list[Fact] = list(lead)
     for candidate in answers:
         supporting.extend(fact for fact in candidate.support if fact not in supporting)
     names = ("、" if chinese else ", ").join(candidate.name for candidate in answers)
@@ -241,7 +310,39 @@ def compose_answer(
     return _with_reasons(names, supporting, chinese)
 
 
-def _answer_yes_no(question: str, facts: list[Fact], linked_ids: set[str], chinese: bool) -> str:
+def _ends(fact: Fact) -> set[str]:
+    return {end for end in (fact.subject_id, fact.object_id) if end}
+
+
+def _connecting_chain(facts: list[Fact], anchors: list[Entity]) -> list[Fact]:
+    """Return the facts of the shortest chain in the evidence between two named entities."""
+    anchor_ids = [entity.id for entity in anchors]
+    neighbours: dict[str, list[tuple[str, Fact]]] = defaultdict(list)
+    for fact in facts:
+        if fact.subject_id and fact.object_id and not fact.negated:
+            neighbours[fact.subject_id].append((fact.object_id, fact))
+            neighbours[fact.object_id].append((fact.subject_id, fact))
+    best: list[Fact] = []
+    for start in anchor_ids:
+        trail: dict[str, list[Fact]] = {start: []}
+        frontier = [start]
+        while frontier:
+            following = []
+            for node in frontier:
+                for other, fact in neighbours[node]:
+                    if other not in trail:
+                        trail[other] = [*trail[node], fact]
+                        following.append(other)
+            frontier = following
+        for end in anchor_ids:
+            if end != start and end in trail and (not best or len(trail[end]) < len(best)):
+                best = trail[end]
+    return best
+
+
+def _answer_yes_no(
+    question: str, facts: list[Fact], linked_ids: set[str], chinese: bool, lead: list[Fact] | None = None
+) -> str:
     """Answer yes or no from a fact whose object the question names, minding negation.
 
     Only the object decides: "小周能吃辣吗" is settled by 小周 (不)吃 辣, while a fact
@@ -251,8 +352,8 @@ def _answer_yes_no(question: str, facts: list[Fact], linked_ids: set[str], chine
     for fact in facts:
         if is_mentioned(fact.object, question) or (fact.object_id in linked_ids and fact.subject_id in linked_ids):
             if fact.negated:
-                return _with_reasons("不" if chinese else "No", [fact], chinese)
-            return _with_reasons("是的" if chinese else "Yes", [fact], chinese)
+                return _with_reasons("不" if chinese else "No", [*(lead or []), fact], chinese)
+            return _with_reasons("是的" if chinese else "Yes", [*(lead or []), fact], chinese)
     reasons = _join([fact.sentence() for fact in facts[:MAX_REASONS]], chinese)
     return (
         f"记忆中没有能确认这一点的事实。相关的记忆：{reasons}。"
@@ -277,7 +378,8 @@ _COMPATIBLE_TYPES: tuple[frozenset[str], ...] = (
 )
 
 
-def _compatible(kind: str | None, answer_type: str | None) -> bool:
+def is_compatible_type(kind: str | None, answer_type: str | None) -> bool:
+    """Whether an entity of type ``kind`` can answer a question asking for ``answer_type``."""
     if not answer_type or not kind or kind in ("Concept", answer_type):
         return True
     return any(kind in group and answer_type in group for group in _COMPATIBLE_TYPES)

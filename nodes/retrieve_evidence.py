@@ -16,6 +16,7 @@ When nothing links, the most similar episodes are returned instead of nothing.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,7 +30,7 @@ from language.predicates import PREDICATE_LEXICON, TIME_SENSITIVE, predicate_key
 from language.pronouns import resolve_first_person
 from language.segment import tokens
 from schemas.context import Context
-from schemas.models import DEFAULT_SPEAKER, Entity, Fact, QuestionAnalysis, parse_instant
+from schemas.models import DEFAULT_SPEAKER, Entity, Episode, Fact, QuestionAnalysis, parse_instant
 from schemas.state import BrokerState
 from store import GraphStore
 from store.base import now_ms
@@ -46,6 +47,9 @@ HOP_DECAY = 0.6
 LEXICON_KEYS = frozenset(PREDICATE_LEXICON) - {"is_a", "has_part"}
 """Relations a question word can name; 是/有 are too common to mean anything."""
 FRONTIER_SIZE = 30
+MAX_PATH_ANCHORS = 4
+"""Connecting paths are looked for between at most this many named entities."""
+PATH_MAX_LENGTH = 3
 
 
 @dataclass
@@ -66,21 +70,62 @@ class Candidate:
     via: str | None = None
 
 
+@dataclass
+class Evidence:
+    """What retrieval found for one question."""
+
+    anchors: dict[str, tuple[Entity, float]]
+    facts: list[Fact]
+    episodes: list[Episode]
+
+
 def retrieve_evidence(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
     """Collect and rank the facts (and their episodes) that answer the question."""
     context = runtime.context
     store = get_store(context)
-    embeddings = get_embeddings(context)
     scope = request_scope(state.get("agent_id"), context)
-    analysis: QuestionAnalysis = state["analysis"]
-    speaker = (state.get("speaker") or "").strip() or DEFAULT_SPEAKER
-    question = resolve_first_person(state["question"], speaker)
-    question_vector = embeddings.embed_query(question)
-
     as_of_text = state.get("as_of")
     as_of = parse_instant(as_of_text) if as_of_text else None
+    evidence = gather_evidence(context, scope, state["question"], state["analysis"], state.get("speaker"), as_of=as_of)
+    return {
+        "anchors": [entity.model_copy(update={"score": weight}) for entity, weight in evidence.anchors.values()],
+        "facts": evidence.facts,
+        "episodes": evidence.episodes,
+        "history": [] if as_of is not None else history_of(store, scope, evidence.facts),
+    }
+
+
+def gather_evidence(
+    context: Context,
+    scope: str,
+    question: str,
+    analysis: QuestionAnalysis,
+    speaker: str | None,
+    *,
+    as_of: int | None = None,
+    given_anchors: Sequence[Entity] = (),
+) -> Evidence:
+    """Retrieve the evidence for one question (the whole question, or one sub-question).
+
+    Args:
+        context: The run's settings.
+        scope: The tenant scope to search.
+        question: The question as asked (first person is resolved here).
+        analysis: Its analysis.
+        speaker: Who asks.
+        as_of: Answer as the graph believed at this instant (epoch ms), if given.
+        given_anchors: Entities known to be what the question is about (an earlier
+            hop's answer), linked with full weight in addition to the names found.
+    """
+    store = get_store(context)
+    embeddings = get_embeddings(context)
+    speaker = (speaker or "").strip() or DEFAULT_SPEAKER
+    question = resolve_first_person(question, speaker)
+    question_vector = embeddings.embed_query(question)
 
     anchors = link_entities(store, embeddings, scope, question, analysis)
+    for entity in given_anchors:
+        anchors[entity.id] = (entity, EXACT_LINK_WEIGHT)
     candidates, reach = expand_neighbourhood(store, scope, anchors, context.expand_hops, as_of)
     now = as_of or now_ms()
     for candidate in candidates.values():
@@ -90,6 +135,8 @@ def retrieve_evidence(state: BrokerState, runtime: Runtime[Context]) -> dict[str
     # called" when only the employer is known) are no answer: keep only grounded facts
     # (and the links that connect them); with none, fall back to similar episodes.
     selected = select_evidence([fact for fact in facts if fact.id in grounded], candidates, facts, context.max_facts)
+    if as_of is None:
+        selected += connecting_facts(store, scope, anchors, exclude={fact.id for fact in selected})
 
     if selected:
         episode_ids = list(dict.fromkeys(eid for fact in selected for eid in fact.episode_ids))
@@ -102,12 +149,23 @@ def retrieve_evidence(state: BrokerState, runtime: Runtime[Context]) -> dict[str
             for episode, similarity in hits
             if similarity >= EPISODE_FALLBACK_MIN_SIMILARITY and (as_of is None or episode.created_at <= as_of)
         ]
-    return {
-        "anchors": [entity.model_copy(update={"score": weight}) for entity, weight in anchors.values()],
-        "facts": selected,
-        "episodes": episodes,
-        "history": [] if as_of is not None else history_of(store, scope, selected),
-    }
+    return Evidence(anchors, selected, episodes)
+
+
+def connecting_facts(
+    store: GraphStore, scope: str, anchors: dict[str, tuple[Entity, float]], exclude: set[str]
+) -> list[Fact]:
+    """Return the facts on the shortest paths between the entities the question names.
+
+    "小李和 Python 有什么关系" names both ends: the chain between them (小李 uses n8n,
+    n8n supports Python) is the evidence, however the ranking scored its facts.
+    """
+    named = [entity_id for entity_id, (_, weight) in anchors.items() if weight >= MENTION_LINK_WEIGHT]
+    if len(named) < 2:
+        return []
+    paths = store.connecting_paths(scope, named[:MAX_PATH_ANCHORS], max_length=PATH_MAX_LENGTH, limit=2)
+    wanted = [fact_id for path in paths for fact_id in path if fact_id not in exclude]
+    return store.facts_by_ids(scope, wanted)
 
 
 def history_of(store: GraphStore, scope: str, facts: list[Fact]) -> list[Fact]:

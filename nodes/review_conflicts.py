@@ -43,9 +43,10 @@ def review_conflicts(state: BrokerState, runtime: Runtime[Context]) -> Command[L
     plan = state["plan"]
     assert plan is not None, "review runs only for a planned episode"
     decided: list[Conflict] = []
-    for conflict in state.get("conflicts") or []:
+    conflicts = state.get("conflicts") or []
+    for position, conflict in enumerate(conflicts, start=1):
         if runtime.context.review_policy == "human":
-            answer = interrupt(review_request(conflict, plan))
+            answer = interrupt(review_request(conflict, plan, position, len(conflicts)))
             decision, reason = parse_decision(answer)
             decided.append(_decided(conflict, decision, "human", reason or "decided in review"))
         else:
@@ -54,17 +55,51 @@ def review_conflicts(state: BrokerState, runtime: Runtime[Context]) -> Command[L
     return Command(goto="commit_episode", update={"plan": apply_decisions(plan, decided), "conflicts": decided})
 
 
-def review_request(conflict: Conflict, plan: EpisodeWrite) -> dict[str, Any]:
-    """The JSON payload a reviewer sees (Studio, CLI, MCP)."""
+KIND_EXPLAINED = {
+    "negation": "the new statement denies the old one (A is B / A is not B)",
+    "single_value": "the predicate holds one value at a time and the new statement gives another",
+    "supersession": "the new statement says the old one no longer holds",
+}
+OPTION_MEANINGS = {
+    "keep_new": "the new fact is current; the old one becomes history (superseded, or rejected if it was denied)",
+    "keep_old": "the old fact stays current; the new one is stored as rejected",
+    "keep_both": "both stay current (they do not really contradict)",
+}
+
+
+def review_request(conflict: Conflict, plan: EpisodeWrite, position: int = 1, total: int = 1) -> dict[str, Any]:
+    """The JSON payload a reviewer sees (Studio, CLI, MCP): the two facts, what each choice does, a suggestion.
+
+    Pure: it runs again when the graph resumes.
+    """
+    suggestion, why = decide_automatically(conflict)
     return {
-        "conflict": conflict.model_dump(mode="json"),
-        "conflict_id": conflict.id,
-        "kind": conflict.kind,
         "question": f"Which is true now? old: {conflict.old_fact.sentence()} / new: {conflict.new_fact.sentence()}",
-        "old": conflict.old_fact.model_dump(mode="json", exclude={"score"}),
-        "new": conflict.new_fact.model_dump(mode="json", exclude={"score"}),
+        "conflict_id": conflict.id,
+        "position": f"{position} of {total}",
+        "kind": conflict.kind,
+        "kind_explained": KIND_EXPLAINED.get(conflict.kind, conflict.kind),
+        "old": _reviewed_fact(conflict.old_fact),
+        "new": _reviewed_fact(conflict.new_fact),
         "episode": {"id": plan.episode.id, "text": plan.episode.text, "speaker": plan.episode.speaker},
-        "options": ["keep_new", "keep_old", "keep_both"],
+        "suggestion": {"decision": suggestion, "reason": why},
+        "options": list(OPTION_MEANINGS),
+        "option_meanings": OPTION_MEANINGS,
+        "resume_with": '"keep_new" | "keep_old" | "keep_both", or {"decision": ..., "reason": ...}',
+        "conflict": conflict.model_dump(mode="json"),
+    }
+
+
+def _reviewed_fact(fact: Fact) -> dict[str, Any]:
+    learnt = datetime.fromtimestamp(fact.created_at / 1000, UTC).isoformat() if fact.created_at else None
+    return {
+        "id": fact.id,
+        "statement": fact.sentence(),
+        "confidence": fact.confidence,
+        "authority": fact.authority,
+        "valid_from": fact.valid_from,
+        "learnt_at": learnt,
+        "episode_ids": fact.episode_ids,
     }
 
 

@@ -10,12 +10,19 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, fields
 
+from pydantic import ConfigDict
+
 DEFAULT_AUTHORITY = 0.7
+MAX_HOPS_LIMIT = 8
+"""The multi-hop loop never runs more sub-questions than this, whatever is configured."""
 
 
 @dataclass(kw_only=True)
 class Context:
     """Where the memory lives, which models to use, and how hard to look."""
+
+    # Field docstrings become descriptions in the JSON schema Studio builds its form from.
+    __pydantic_config__ = ConfigDict(use_attribute_docstrings=True)
 
     home: str = field(default=".elephant", metadata={"env": "ELEPHANT_HOME"})
     """Data directory of the embedded store (and the CLI's checkpoints)."""
@@ -52,6 +59,15 @@ class Context:
     expand_hops: int = 2
     """How far retrieval walks from the entities a question names."""
 
+    max_hops: int = field(default=3, metadata={"env": "ELEPHANT_MAX_HOPS"})
+    """Hop budget of the multi-hop loop: sub-questions answered at most per question."""
+
+    cypher_limit: int = 50
+    """LLM mode: rows a generated (text-to-Cypher) query may return."""
+
+    cypher_timeout_ms: int = 5000
+    """LLM mode: server-side time limit of a generated query."""
+
     # Entity resolution (docs/identity.md; chosen with scripts/measure_resolution.py).
     identity_lexical_similarity: float = 0.87
     """Name cosine needed to merge two names a lexical rule relates (北大/北京大学, JS/JavaScript)."""
@@ -75,6 +91,9 @@ class Context:
             variable = spec.metadata.get("env")
             if variable and getattr(self, spec.name) == spec.default and variable in os.environ:
                 setattr(self, spec.name, os.environ[variable])
+        self.max_hops = int(self.max_hops)
+        if not 1 <= self.max_hops <= MAX_HOPS_LIMIT:
+            raise ValueError(f"max_hops must be between 1 and {MAX_HOPS_LIMIT}, not {self.max_hops}")
         if self.review_policy not in ("auto", "human"):
             raise ValueError(f"review policy must be auto or human, not {self.review_policy!r}")
         self.authorities()  # fail early on a malformed ELEPHANT_SOURCE_AUTHORITY

@@ -207,6 +207,23 @@ class QuestionAnalysis(BaseModel):
     keywords: list[str] = Field(default_factory=list, description="Content words, for matching predicates.")
     answer_type: str | None = Field(default=None, description="Expected entity type of the answer.")
     intent: Literal["lookup", "recommend", "list", "yes_no"] = "lookup"
+    multi_hop: bool = Field(
+        default=False, description="Whether the question describes what it asks about (the author of Dune)."
+    )
+    aggregate: bool = Field(
+        default=False, description="Whether it counts, lists or filters (how many, 哪些, after 2020): one query."
+    )
+
+
+class Hop(BaseModel):
+    """One step of a multi-hop question: a sub-question, its evidence and its answer."""
+
+    question: str = Field(description="The sub-question, with earlier answers filled in.")
+    analysis: QuestionAnalysis | None = None
+    anchors: list[Entity] = Field(default_factory=list, description="Entities the sub-question starts from.")
+    facts: list[Fact] = Field(default_factory=list, description="Evidence retrieved for the sub-question.")
+    answers: list[Entity] = Field(default_factory=list, description="What answers it (fills the next slot).")
+    answered: bool = False
 
 
 class Answer(BaseModel):
@@ -216,6 +233,7 @@ class Answer(BaseModel):
     facts: list[Fact] = Field(default_factory=list)
     episodes: list[Episode] = Field(default_factory=list)
     history: list[Fact] = Field(default_factory=list, description="Superseded facts: what used to be true.")
+    hops: list[Hop] = Field(default_factory=list, description="The sub-questions of a multi-hop question, in order.")
 
 
 class IngestReport(BaseModel):

@@ -10,7 +10,7 @@ tools show.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, NotRequired, Protocol, TypeVar
+from typing import Annotated, Any, NotRequired, Protocol, TypeVar
 
 from typing_extensions import TypedDict
 
@@ -20,6 +20,7 @@ from schemas.models import (
     Episode,
     EpisodeWrite,
     Fact,
+    Hop,
     IngestReport,
     QuestionAnalysis,
     Quintuple,
@@ -77,6 +78,7 @@ class AnswerOutput(TypedDict):
     facts: list[Fact]
     episodes: list[Episode]
     history: list[Fact]
+    hops: list[Hop]
 
 
 class BrokerInput(TypedDict, total=False):
@@ -105,8 +107,13 @@ class BrokerState(BrokerInput, total=False):
     conflicts: list[Conflict]
     # Answerer
     analysis: QuestionAnalysis
+    sub_questions: list[str]
+    hop_budget: int
+    hops: list[Hop]
     anchors: list[Entity]
     facts: Annotated[list[Fact], merge_by_id]
     episodes: Annotated[list[Episode], merge_by_id]
     history: list[Fact]
+    query_rows: list[dict[str, Any]]
+    query_error: str | None
     answer: str

@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from schemas.models import ENTITY_TYPES, Conflict, Entity, Episode, EpisodeWrite, Fact, FactUpdate
+from store.episodes import EpisodeQueries, episode_search_text
 from store.merges import MergeQueries
 from store.sanitize import cypher_identifier
 
@@ -67,7 +68,7 @@ _FACT_COLUMNS = (
 )
 
 
-class GraphStore(MergeQueries, ABC):
+class GraphStore(MergeQueries, EpisodeQueries, ABC):
     """A Cypher graph database holding episodes, entities and facts."""
 
     #: Short name shown in messages and tests ("falkordb", "neo4j").
@@ -76,8 +77,8 @@ class GraphStore(MergeQueries, ABC):
     # -- execution, per backend ------------------------------------------------------
 
     @abstractmethod
-    def _read(self, query: str, params: dict[str, Any] | None = None) -> list[Row]:
-        """Run a read-only query and return its rows as dicts."""
+    def _read(self, query: str, params: dict[str, Any] | None = None, *, timeout_ms: int | None = None) -> list[Row]:
+        """Run a read-only query and return its rows as dicts (stopped by the server after ``timeout_ms``)."""
 
     @abstractmethod
     def _write_atomic(self, statements: Sequence[Statement]) -> None:
@@ -110,6 +111,10 @@ class GraphStore(MergeQueries, ABC):
     @abstractmethod
     def _fulltext_query(self, terms: list[str]) -> tuple[str, str]:
         """Return the ``CALL ... YIELD node, score`` clause and the query string."""
+
+    @abstractmethod
+    def _episode_fulltext_call(self, term: str) -> str:
+        """Return a ``CALL ... YIELD node`` clause finding the episodes of one full-text term expression."""
 
     @abstractmethod
     def close(self) -> None:
@@ -150,6 +155,7 @@ class GraphStore(MergeQueries, ABC):
                 "ON CREATE SET ep.scope = $scope, ep.agent_id = $agent_id, "
                 "ep.session_id = $session_id, ep.speaker = $speaker, ep.source = $source, "
                 "ep.external_id = $external_id, "
+                "ep.search_text = $search_text, "
                 f"ep.text = $text, ep.time = $time, ep.created_at = $now, "
                 f"ep.embedding = {self._optional_vector('$embedding')}",
                 {
@@ -160,6 +166,7 @@ class GraphStore(MergeQueries, ABC):
                     "speaker": episode.speaker,
                     "source": episode.source,
                     "text": episode.text,
+                    "search_text": episode_search_text(episode.speaker, episode.text),
                     "time": episode.time,
                     "external_id": episode.external_id,
                     "now": now,
@@ -277,24 +284,40 @@ class GraphStore(MergeQueries, ABC):
     # -- reads -----------------------------------------------------------------------
 
     def query_read_only(
-        self, scope: str, query: str, params: dict[str, Any] | None = None, limit: int = 100
+        self,
+        scope: str,
+        query: str,
+        params: dict[str, Any] | None = None,
+        limit: int = 100,
+        timeout_ms: int | None = None,
     ) -> list[Row]:
-        """Run a generated (untrusted) query: checked, bounded, and executed read-only.
+        """Run a generated (untrusted) query: checked, scoped, bounded, and executed read-only.
 
-        The query is refused unless it is a plain read (``store.readonly``), gets a
-        ``LIMIT``, runs in the backend's read-only mode, and receives ``$scope`` so it
-        can filter by agent. Scope is not rewritten into the query: callers that build
-        queries for one agent must filter on ``$scope`` themselves.
+        The query is refused unless it is a plain read (``store.readonly``); every node
+        pattern and ``FACT`` pattern is then pinned to ``$scope`` (``store.scoping``), so
+        the query sees only this agent's memory whether or not it filters by scope, and
+        a query that cannot be pinned safely is refused. It gets a ``LIMIT``, runs in the
+        backend's read-only mode, and with ``timeout_ms`` is stopped by the server after
+        that many milliseconds.
+
+        Args:
+            scope: The agent whose memory the query may read; passed as ``$scope``.
+            query: One Cypher read, usually written by a model.
+            params: Query parameters (a ``scope`` entry is overridden).
+            limit: At most this many rows are returned.
+            timeout_ms: Server-side time limit in milliseconds; None for none.
 
         Raises:
-            UnsafeQueryError: If the query is not a plain read.
-            StoreError: If the database refuses or fails it.
+            UnsafeQueryError: If the query is not a plain read or cannot be scoped.
+            StoreError: If the database refuses or fails it (a timeout included).
         """
         from store.readonly import check_read_only, with_limit
+        from store.scoping import scope_query
 
-        safe = with_limit(check_read_only(query), limit)
-        self._check_read_plan(safe, {**(params or {}), "scope": scope})
-        return self._read(safe, {**(params or {}), "scope": scope})
+        safe = with_limit(scope_query(check_read_only(query)), limit)
+        values = {**(params or {}), "scope": scope}
+        self._check_read_plan(safe, values)
+        return self._read(safe, values, timeout_ms=timeout_ms)
 
     def _check_read_plan(self, query: str, params: dict[str, Any]) -> None:
         """Backend hook: ask the database whether the query is read-only (Neo4j EXPLAIN)."""
@@ -409,6 +432,35 @@ class GraphStore(MergeQueries, ABC):
                 found[row["id"]] = (_fact(row), list(embedding))
         return list(found.values())
 
+    def connecting_paths(
+        self, scope: str, entity_ids: Iterable[str], max_length: int = 3, limit: int = 5, timeout_ms: int = 500
+    ) -> list[list[str]]:
+        """Return the shortest chains of active facts between any two of the entities.
+
+        Each path is a list of fact ids, shortest first. Lengths are tried in turn (1,
+        2, ... ``max_length``) and the first that connects anything wins; each try is
+        bounded by ``limit`` and a server-side ``timeout_ms`` (a hub entity with many
+        facts makes long paths expensive), and a try that times out counts as no path.
+        """
+        ids = sorted(set(entity_ids))
+        if len(ids) < 2:
+            return []
+        for length in range(1, max(int(max_length), 0) + 1):
+            try:
+                rows = self._read(
+                    f"MATCH p = (a:Entity)-[:FACT*{length}]-(b:Entity) "
+                    "WHERE a.scope = $scope AND a.id IN $ids AND b.id IN $ids AND a.id < b.id "
+                    "AND all(r IN relationships(p) WHERE r.scope = $scope AND r.status = 'active') "
+                    "RETURN [r IN relationships(p) | r.id] AS ids LIMIT $limit",
+                    {"scope": scope, "ids": ids, "limit": limit},
+                    timeout_ms=timeout_ms,
+                )
+            except StoreError:
+                return []
+            if rows:
+                return [list(row["ids"]) for row in rows]
+        return []
+
     def active_facts_about(self, scope: str, subject_ids: Iterable[str], predicate_keys: Iterable[str]) -> list[Fact]:
         """Return active facts whose subject and canonical predicate are among those given."""
         ids, keys = sorted(set(subject_ids)), sorted(set(predicate_keys))
@@ -520,6 +572,18 @@ class GraphStore(MergeQueries, ABC):
             {"scope": scope, "ids": wanted},
         )
         return [Episode(**row) for row in rows]
+
+    def facts_by_ids(self, scope: str, ids: Iterable[str]) -> list[Fact]:
+        """Return the facts of this scope with these ids, in the order given (unknown ids are skipped)."""
+        wanted = list(dict.fromkeys(ids))
+        if not wanted:
+            return []
+        rows = self._read(
+            f"MATCH (s:Entity)-[f:FACT]->(o:Entity) WHERE f.scope = $scope AND f.id IN $ids RETURN {_FACT_COLUMNS}",
+            {"scope": scope, "ids": wanted},
+        )
+        by_id = {row["id"]: _fact(row) for row in rows}
+        return [by_id[fact_id] for fact_id in wanted if fact_id in by_id]
 
     def list_facts(self, scope: str, entity_key: str | None = None, limit: int = 1000) -> list[Fact]:
         """List facts, optionally only those about one entity (by key)."""

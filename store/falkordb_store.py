@@ -20,6 +20,8 @@ from store.sanitize import cypher_identifier
 
 _PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _VECTOR_LABELS = ("Entity", "Episode")
+SCHEMA_ATTEMPTS = 3
+SOCKET_TIMEOUT_S = 60
 
 
 class FalkorDBStore(GraphStore):
@@ -45,9 +47,9 @@ class FalkorDBStore(GraphStore):
         self.description = description or (unix_socket_path or f"{host}:{port}")
         try:
             if unix_socket_path:
-                self._db = FalkorDB(unix_socket_path=unix_socket_path, socket_timeout=60)
+                self._db = FalkorDB(unix_socket_path=unix_socket_path, socket_timeout=SOCKET_TIMEOUT_S)
             else:
-                self._db = FalkorDB(host=host, port=port, password=password, socket_timeout=60)
+                self._db = FalkorDB(host=host, port=port, password=password, socket_timeout=SOCKET_TIMEOUT_S)
             self._db.connection.ping()
         except (redis.exceptions.RedisError, OSError) as error:
             raise StoreError(f"cannot reach FalkorDB at {self.description}: {error}") from error
@@ -55,9 +57,11 @@ class FalkorDBStore(GraphStore):
 
     # -- execution -------------------------------------------------------------------
 
-    def _read(self, query: str, params: dict[str, Any] | None = None) -> list[Row]:
+    def _read(self, query: str, params: dict[str, Any] | None = None, *, timeout_ms: int | None = None) -> list[Row]:
         try:
-            result = self._graph.ro_query(query, params or {})
+            # GRAPH.RO_QUERY ... TIMEOUT ms: the server stops the query, not just the client.
+            timeout = max(1, int(timeout_ms)) if timeout_ms is not None else None
+            result = self._graph.ro_query(query, params or {}, timeout=timeout)
         except redis.exceptions.ResponseError as error:
             # A graph that has never been written to does not exist yet: it is empty.
             if "empty key" in str(error):
@@ -81,15 +85,27 @@ class FalkorDBStore(GraphStore):
             raise StoreError(f"FalkorDB write failed: {error}") from error
 
     def _apply_schema_statement(self, statement: str) -> None:
-        try:
-            self._graph.query(statement)
-        except redis.exceptions.ResponseError as error:
-            # FalkorDB has no IF NOT EXISTS for indexes; an existing one is fine.
-            message = str(error).lower()
-            if "already indexed" not in message and "already exists" not in message:
+        # Schema statements are idempotent, so one that hangs or loses its connection
+        # is sent again on a fresh connection before giving up (seen once in CI: the
+        # first index statement on a brand-new server never got its reply).
+        for attempt in range(1, SCHEMA_ATTEMPTS + 1):
+            try:
+                self._graph.query(statement)
+                return
+            except redis.exceptions.ResponseError as error:
+                # FalkorDB has no IF NOT EXISTS for indexes; an existing one is fine.
+                message = str(error).lower()
+                if "already indexed" not in message and "already exists" not in message:
+                    raise StoreError(f"FalkorDB schema statement failed: {error}") from error
+                return
+            except (redis.exceptions.TimeoutError, redis.exceptions.ConnectionError, OSError) as error:
+                if attempt == SCHEMA_ATTEMPTS:
+                    raise StoreError(
+                        f"FalkorDB schema statement failed after {attempt} attempts on {self.description}: {error}"
+                    ) from error
+                self._db.connection.connection_pool.disconnect()
+            except redis.exceptions.RedisError as error:
                 raise StoreError(f"FalkorDB schema statement failed: {error}") from error
-        except (redis.exceptions.RedisError, OSError) as error:
-            raise StoreError(f"FalkorDB schema statement failed: {error}") from error
 
     # -- dialect ---------------------------------------------------------------------
 
@@ -103,6 +119,8 @@ class FalkorDBStore(GraphStore):
             # Names are stored pre-segmented (jieba tokens and CJK bigrams), because
             # FalkorDB's full-text tokenizer does not split Chinese.
             "CALL db.idx.fulltext.createNodeIndex('Entity', 'search_text')",
+            # Episodes too: speaker and text, pre-segmented the same way (store/episodes.py).
+            "CALL db.idx.fulltext.createNodeIndex('Episode', 'search_text')",
             "CREATE VECTOR INDEX FOR (e:Entity) ON (e.embedding) "
             f"OPTIONS {{dimension: {dimension}, similarityFunction: 'cosine'}}",
             "CREATE VECTOR INDEX FOR (ep:Episode) ON (ep.embedding) "
@@ -127,6 +145,10 @@ class FalkorDBStore(GraphStore):
 
     def _fulltext_query(self, terms: list[str]) -> tuple[str, str]:
         return "CALL db.idx.fulltext.queryNodes('Entity', $query) YIELD node, score", "|".join(terms)
+
+    def _episode_fulltext_call(self, term: str) -> str:
+        # One term per call: the store scores the matches itself (BM25, store/episodes.py).
+        return f"CALL db.idx.fulltext.queryNodes('Episode', {term}) YIELD node"
 
     # -- lifecycle -------------------------------------------------------------------
 

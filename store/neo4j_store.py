@@ -44,10 +44,13 @@ class Neo4jStore(GraphStore):
         mode = self._neo4j.READ_ACCESS if read else self._neo4j.WRITE_ACCESS
         return self._driver.session(database=self._database, default_access_mode=mode)
 
-    def _read(self, query: str, params: dict[str, Any] | None = None) -> list[Row]:
+    def _read(self, query: str, params: dict[str, Any] | None = None, *, timeout_ms: int | None = None) -> list[Row]:
         def work(tx: Any) -> list[Row]:
             return [record.data() for record in tx.run(query, params or {})]
 
+        if timeout_ms is not None:
+            # A transaction timeout: the server terminates the query when it runs over.
+            work = self._neo4j.unit_of_work(timeout=max(timeout_ms, 1) / 1000)(work)
         try:
             with self._session(read=True) as session:
                 return session.execute_read(work)
@@ -92,6 +95,8 @@ class Neo4jStore(GraphStore):
             "CREATE INDEX fact_id IF NOT EXISTS FOR ()-[f:FACT]-() ON (f.id)",
             "CREATE FULLTEXT INDEX entity_search IF NOT EXISTS FOR (e:Entity) ON EACH [e.search_text] "
             "OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}",
+            "CREATE FULLTEXT INDEX episode_search IF NOT EXISTS FOR (ep:Episode) ON EACH [ep.search_text] "
+            "OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}",
             f"CREATE VECTOR INDEX entity_embedding IF NOT EXISTS FOR (e:Entity) ON (e.embedding) {vector_options}",
             f"CREATE VECTOR INDEX episode_embedding IF NOT EXISTS FOR (ep:Episode) ON (ep.embedding) {vector_options}",
         ]
@@ -112,6 +117,10 @@ class Neo4jStore(GraphStore):
 
     def _fulltext_query(self, terms: list[str]) -> tuple[str, str]:
         return "CALL db.index.fulltext.queryNodes('entity_search', $query) YIELD node, score", " OR ".join(terms)
+
+    def _episode_fulltext_call(self, term: str) -> str:
+        # One term per call: the store scores the matches itself (BM25, store/episodes.py).
+        return f"CALL db.index.fulltext.queryNodes('episode_search', {term}) YIELD node"
 
     def drop_all(self) -> None:
         """Delete every node and relationship, keeping constraints and indexes."""

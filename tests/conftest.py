@@ -10,12 +10,30 @@ from pathlib import Path
 import pytest
 
 from broker.api import Broker
+from broker.models import register_chat_model
 from broker.resources import close_stores, get_embeddings
 from schemas.context import Context
 from store import GraphStore, open_store
 from store.embedded import EmbeddedFalkorDB
+from tests.fakes import ScriptedChatModel
 
 BACKENDS = ["falkordb", pytest.param("neo4j", marks=pytest.mark.neo4j)]
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """On failure, attach the tail of the test's embedded FalkorDB log to the report.
+
+    A hang or crash inside the server is otherwise invisible in CI output.
+    """
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    tmp_path = getattr(item, "funcargs", {}).get("tmp_path")
+    if not report.failed or tmp_path is None:
+        return
+    for log in sorted(Path(tmp_path).glob("**/falkordb.log")):
+        lines = log.read_text(errors="replace").splitlines()[-40:]
+        report.sections.append((f"FalkorDB log {log}", "\n".join(lines)))
 
 
 @pytest.fixture(autouse=True)
@@ -62,3 +80,12 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[Grap
     graph_store.close()
     if request.param == "falkordb":
         EmbeddedFalkorDB(tmp_path / "falkordb").stop()
+
+
+@pytest.fixture
+def scripted() -> Iterator[ScriptedChatModel]:
+    """A scripted chat model, registered as ``fake:scripted`` (set ``context.llm`` to it)."""
+    model = ScriptedChatModel()
+    register_chat_model("fake:scripted", model)
+    yield model
+    register_chat_model("fake:scripted", None)

@@ -123,3 +123,14 @@ def test_sources_and_derived_facts(cli) -> None:
     assert confidences == {"李四": pytest.approx(0.45), "纽约": pytest.approx(0.45)}
     bad = cli("ingest", "--text", "李四很忙。", "--derived-from", "fact_nope", check=False)
     assert bad.returncode != 0 and "does not hold" in bad.stderr
+
+
+def test_multi_hop_answer_shows_its_hops(cli) -> None:
+    cli("ingest", "--text", "张三的导师是李四。")
+    cli("ingest", "--text", "李四在清华大学任教。")
+    answer = json.loads(cli("ask", "张三的导师在哪所大学任教？", "--json").stdout)
+    assert answer["answer"].startswith("清华大学")
+    assert [hop["question"] for hop in answer["hops"]] == ["张三的导师是谁？", "李四在哪所大学任教？"]
+    assert [entity["name"] for entity in answer["hops"][0]["answers"]] == ["李四"]
+    human = cli("ask", "张三的导师在哪所大学任教？").stdout
+    assert "hop 1 张三的导师是谁？ → 李四" in human

@@ -4,26 +4,17 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
 
 from broker.api import Broker
-from broker.models import register_chat_model, reset_chat_models
+from broker.models import reset_chat_models
 from nodes.answer_question import CitedAnswer
 from schemas.context import Context
 from schemas.models import Extraction, Quintuple
 from tests.fakes import ScriptedChatModel
-
-
-@pytest.fixture
-def scripted() -> Iterator[ScriptedChatModel]:
-    model = ScriptedChatModel()
-    register_chat_model("fake:scripted", model)
-    yield model
-    register_chat_model("fake:scripted", None)
 
 
 def test_reader_uses_the_model_and_resolves_first_person(scripted: ScriptedChatModel, context: Context) -> None:

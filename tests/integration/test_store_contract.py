@@ -180,3 +180,24 @@ def test_generated_queries_run_read_only_bounded_and_scoped(store: tuple[GraphSt
         with pytest.raises(UnsafeQueryError):
             graph.query_read_only(scope, hostile)
     assert graph.counts(scope)["entities"] == 2
+
+
+def test_connecting_paths_are_shortest_first_and_scoped(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    people = [("li", "小李", "Person"), ("n8n", "n8n", "Tool"), ("py", "Python", "Language"), ("js", "JS", "Language")]
+    graph.write_episode(
+        plan(
+            scope,
+            "ep1",
+            people,
+            [("f1", "li", "使用", "n8n"), ("f2", "n8n", "支持", "py"), ("f3", "n8n", "支持", "js")],
+        )
+    )
+    ids = {key: entity.id for key, entity in graph.entities_by_keys(scope, ["li", "py", "js", "n8n"]).items()}
+    [path] = graph.connecting_paths(scope, [ids["li"], ids["py"]])
+    assert path in (["f1", "f2"], ["f2", "f1"])  # along the chain, from either end
+    assert graph.connecting_paths(scope, [ids["li"], ids["n8n"]]) == [["f1"]]
+    assert graph.connecting_paths(scope, [ids["li"], ids["py"]], max_length=1) == []
+    assert graph.connecting_paths(scope, [ids["li"]]) == []
+    # another agent's copy of the same chain is not reachable from this scope
+    assert graph.connecting_paths(scope + "-other", [ids["li"], ids["py"]]) == []

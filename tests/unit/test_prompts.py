@@ -6,7 +6,7 @@ import string
 
 import pytest
 
-from prompts import answerer, reader
+from prompts import answerer, cypher, reader
 
 
 def placeholders(template: str) -> set[str]:
@@ -20,7 +20,14 @@ def placeholders(template: str) -> set[str]:
         (reader.READER_SYSTEM_EN, set()),
         (reader.READER_SYSTEM_ZH, set()),
         (answerer.ANSWER_SYSTEM, set()),
-        (answerer.ANSWER_USER, {"question", "speaker", "facts", "episodes"}),
+        (answerer.ANSWER_USER, {"question", "speaker", "steps", "facts", "episodes", "query_result"}),
+        (answerer.DECOMPOSE_SYSTEM, {"max_hops"}),
+        (answerer.DECOMPOSE_USER, {"question", "speaker"}),
+        (answerer.REASON_SYSTEM, set()),
+        (answerer.REASON_USER, {"question", "facts"}),
+        (cypher.CYPHER_SYSTEM, set()),
+        (cypher.CYPHER_USER, {"schema", "parameters", "speaker", "question"}),
+        (cypher.CYPHER_REPAIR, {"query", "error"}),
     ],
 )
 def test_placeholders_match_the_node(template: str, keys: set[str]) -> None:

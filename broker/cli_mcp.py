@@ -1,0 +1,104 @@
+"""The ``elephant mcp`` command: serve the memory to MCP clients (stdio or streamable HTTP).
+
+Registered in ``broker.cli`` as ``app.command("mcp")(mcp)``; ``python -m broker.cli_mcp``
+runs it alone (the data directory and store then come from ``ELEPHANT_*`` variables).
+The server module is imported when the command runs: the ``mcp`` SDK takes about a
+second to import, and the other commands should not pay for it.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import os
+import secrets
+from typing import Annotated
+
+import typer
+
+from broker.api import Broker
+from broker.cli_common import context_from_options, handle_errors, stderr
+
+TOKEN_ENV = "ELEPHANT_MCP_TOKEN"
+"""Environment variable holding the bearer token of the HTTP transport."""
+
+DEFAULT_PORT = 8765
+
+
+@handle_errors
+def mcp(
+    http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP instead of stdio.")] = False,
+    host: Annotated[str, typer.Option("--host", help="HTTP: address to bind (loopback by default).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="HTTP: port to listen on.")] = DEFAULT_PORT,
+    token: Annotated[
+        str | None,
+        typer.Option(
+            "--token", envvar=TOKEN_ENV, show_envvar=True, help="HTTP: bearer token clients must send (else generated)."
+        ),
+    ] = None,
+    allow_host: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--allow-host", help="HTTP: another host name clients use to reach the server (repeatable; DNS-rebinding)."
+        ),
+    ] = None,
+) -> None:
+    """Serve remember / recall / ask / conflicts as MCP tools (stdio, or HTTP with --http)."""
+    from broker import mcp_server
+
+    broker = Broker(context_from_options())
+    if not http:
+        # stdout belongs to the protocol: every message of ours goes to stderr.
+        mcp_server.serve_stdio(broker)
+        return
+    secret, generated = resolve_token(token)
+    if not is_loopback(host):
+        stderr.print(
+            f"[bold yellow]warning:[/] binding to {host}, not loopback: other machines can reach this server; "
+            "anyone with the token can read and change the memory. Prefer a TLS proxy in front.",
+            highlight=False,
+        )
+        if host in ("0.0.0.0", "::") and not allow_host:
+            stderr.print(
+                "[bold yellow]warning:[/] only loopback Host headers are accepted; "
+                "name the host clients use with --allow-host.",
+                highlight=False,
+            )
+    # Open the store and load the model before listening: a bad store fails here, clearly.
+    mcp_server.warm_up(broker)
+    shown = f"[{host}]" if ":" in host else host
+    stderr.print(
+        f"elephant mcp: serving streamable HTTP at http://{shown}:{port}{mcp_server.MCP_PATH}", highlight=False
+    )
+    if generated:
+        # The one place the token is ever printed; set the variable to keep it across restarts.
+        stderr.print(f"elephant mcp: generated token (set {TOKEN_ENV} to choose one): {secret}", highlight=False)
+    mcp_server.serve_http(broker, host, port, secret, allow_host or ())
+
+
+def resolve_token(given: str | None) -> tuple[str, bool]:
+    """Return the bearer token to require and whether it was generated here.
+
+    Raises:
+        ValueError: If the given token is blank.
+    """
+    if given is None:
+        return secrets.token_urlsafe(32), True
+    if not given.strip():
+        raise ValueError(f"the MCP token is empty (--token or {TOKEN_ENV})")
+    return given.strip(), False
+
+
+def is_loopback(host: str) -> bool:
+    """Say whether binding to ``host`` keeps the server on this machine."""
+    name = host.strip("[]")
+    if name == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+if __name__ == "__main__":
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+    typer.run(mcp)

@@ -1,0 +1,273 @@
+"""LangChain tools over a broker: ``remember``, ``recall`` and ``ask``.
+
+    from langchain.agents import create_agent
+    from broker.api import Broker
+    from broker.tools import memory_tools
+
+    memory = Broker(agent_id="assistant")
+    agent = create_agent("openai:gpt-4o-mini", tools=memory_tools(memory, speaker="小李"))
+
+Each tool answers the model with readable text that names fact and episode ids (so
+it can cite them, or pass them back as ``derived_from``), and hands the structured
+result to the program as the ``ToolMessage`` artifact (``response_format=
+"content_and_artifact"``): an ``IngestReport`` for ``remember``, a list of
+``Episode`` for ``recall`` and an ``Answer`` for ``ask``. Who speaks and whose memory
+is searched are bound when the tools are made, not chosen by the model, so one agent
+cannot read or write another agent's memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, cast
+
+from langchain_core.tools import BaseTool, StructuredTool, ToolException
+from pydantic import BaseModel, Field, ValidationError
+
+from broker.api import Broker
+from broker.resources import request_scope
+from schemas.models import Answer, Conflict, Episode, Fact, IngestReport, Perception
+from schemas.state import IngestInput
+
+EPISODE_TEXT_LIMIT = 400
+"""Characters of an episode's text shown to the model (the artifact keeps all of it)."""
+
+REMEMBER_DESCRIPTION = (
+    "Store something worth remembering in long-term memory: a fact, a preference, a plan, a decision, "
+    "or a correction ('I don't use Python any more, I moved to Node.js'). Pass the text in the speaker's "
+    "own words; first person (I/我) is understood as the speaker. Chinese and English both work. "
+    "Returns the ids of the facts extracted and how any contradiction with earlier memories was settled. "
+    "Do not store small talk, questions or hypotheticals."
+)
+RECALL_DESCRIPTION = (
+    "Find the stored texts (episodes) most relevant to a query, best first, with their ids, speaker, "
+    "session and time. Use it to see what was actually said; use `ask` for a direct answer."
+)
+ASK_DESCRIPTION = (
+    "Answer a question from long-term memory (earlier sessions included), in Chinese or English. "
+    "Returns the answer with the facts it rests on (id, statement, confidence), what used to be true, "
+    "and the source texts. Questions that chain facts ('Where was the author of Dune born?') are "
+    "answered hop by hop. If the answer says memory holds nothing about it, do not guess."
+)
+
+
+class RememberInput(BaseModel):
+    """Arguments of the ``remember`` tool."""
+
+    text: str = Field(min_length=1, description="What to remember, as said or written (one message or passage).")
+    speaker: str | None = Field(
+        default=None,
+        description="Who said or wrote it, only when it is not the person you are talking with.",
+    )
+    source: str | None = Field(
+        default=None,
+        description="Where it comes from (chat, email, a document or site name); trusted sources weigh more.",
+    )
+    time: str | None = Field(default=None, description="When it was said, if not now (ISO 8601 date or date-time).")
+    derived_from: list[str] | None = Field(
+        default=None,
+        description="For your own conclusions: ids of the stored facts (fact_...) you concluded this from.",
+    )
+
+
+class RecallInput(BaseModel):
+    """Arguments of the ``recall`` tool."""
+
+    query: str = Field(min_length=1, description="What to look for, in words (a topic, a name, a question).")
+    k: int = Field(default=5, ge=1, le=50, description="How many episodes to return at most.")
+
+
+class AskInput(BaseModel):
+    """Arguments of the ``ask`` tool."""
+
+    question: str = Field(min_length=1, description="The question, in Chinese or English.")
+    as_of: str | None = Field(
+        default=None,
+        description="Answer as memory stood at this moment (ISO date or date-time); omit for now.",
+    )
+
+
+def memory_tools(
+    broker: Broker,
+    *,
+    speaker: str | None = None,
+    agent_id: str | None = None,
+    session_id: str | None = None,
+) -> list[BaseTool]:
+    """Return the ``remember``, ``recall`` and ``ask`` tools bound to one broker.
+
+    Args:
+        broker: The memory the tools read and write.
+        speaker: Who the agent talks with; first person in remembered texts and in
+            questions resolves to this name (default: ``user``).
+        agent_id: Whose memory the tools use (default: the broker's context agent).
+        session_id: The conversation the remembered texts belong to (default: ``default``).
+
+    Returns:
+        Three tools for ``langchain.agents.create_agent(model, tools=...)``.
+    """
+    bound = {"speaker": speaker, "agent_id": agent_id, "session_id": session_id}
+
+    def remember(
+        text: str,
+        speaker: str | None = None,
+        source: str | None = None,
+        time: str | None = None,
+        derived_from: list[str] | None = None,
+    ) -> tuple[str, IngestReport]:
+        fields = {**bound, "speaker": speaker or bound["speaker"], "source": source, "time": time}
+        try:
+            perception = Perception(text=text, derived_from=derived_from, **fields)
+            report, facts, conflicts = _remember(broker, perception)
+        except ValueError as error:  # a blank text, an unknown fact id in derived_from
+            raise _tool_error(error) from error
+        return describe_report(report, facts, conflicts), report
+
+    def recall(query: str, k: int = 5) -> tuple[str, list[Episode]]:
+        try:
+            episodes = broker.recall(query, k=k, **_given(bound))
+        except ValueError as error:
+            raise _tool_error(error) from error
+        return describe_episodes(episodes), episodes
+
+    def ask(question: str, as_of: str | None = None) -> tuple[str, Answer]:
+        try:
+            answer = broker.ask(question, **_given({**bound, "as_of": as_of}))
+        except ValueError as error:  # a blank question, an unreadable as_of
+            raise _tool_error(error) from error
+        return describe_answer(answer), answer
+
+    def tool(func: Any, schema: type[BaseModel], description: str) -> BaseTool:
+        return StructuredTool.from_function(
+            func=func,
+            name=func.__name__,
+            description=description,
+            args_schema=schema,
+            response_format="content_and_artifact",
+            # Mistakes the model can fix come back to it as the tool's answer, not as a crash.
+            handle_tool_error=True,
+        )
+
+    return [
+        tool(remember, RememberInput, REMEMBER_DESCRIPTION),
+        tool(recall, RecallInput, RECALL_DESCRIPTION),
+        tool(ask, AskInput, ASK_DESCRIPTION),
+    ]
+
+
+def _tool_error(error: ValueError) -> ToolException:
+    """Turn a request the model can fix into a short message it can read."""
+    if isinstance(error, ValidationError):
+        return ToolException("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()))
+    return ToolException(str(error))
+
+
+def _given(fields: dict[str, Any]) -> dict[str, Any]:
+    return {name: value for name, value in fields.items() if value is not None}
+
+
+def _remember(broker: Broker, perception: Perception) -> tuple[IngestReport, list[Fact] | None, list[Conflict]]:
+    """Remember one text; return the report, the stored facts of the text and its conflicts.
+
+    Outside human review the ingest graph is streamed, so the ids of the episode's
+    facts can be read from its plan (the report alone has only counts); the facts are
+    then read back from the store. Under the ``human`` policy the text goes through the
+    review desk like ``Broker.remember``: the conflicts returned are the open ones it
+    is held for, and the stored facts are not known (``None``).
+    """
+    if broker.context.review_policy == "human":
+        report, waiting = broker.review_desk.ingest(perception, broker.context)
+        if waiting:
+            report = IngestReport(conflicts=report.conflicts or len(waiting))
+        return report, None, waiting
+    from graphs.ingest import graph
+
+    request = cast(IngestInput, perception.model_dump(exclude_none=True))
+    fact_ids: list[str] = []
+    conflicts: list[Conflict] = []
+    output: dict[str, Any] = {}
+    stream = graph.stream(request, context=broker.context, stream_mode=["updates", "values"])
+    for mode, chunk in cast(Iterator[tuple[str, Any]], stream):
+        if mode == "values":
+            output = chunk  # the last one is what invoke() would return
+            continue
+        for update in chunk.values():
+            plan = (update or {}).get("plan")
+            if plan is not None:  # the planned episode, re-planned by review (commit clears it)
+                fact_ids = [row.id for row in plan.facts]
+            conflicts = (update or {}).get("conflicts") or conflicts
+    scope = request_scope(perception.agent_id, broker.context)
+    return output.get("report") or IngestReport(), broker.store.facts_by_ids(scope, fact_ids), conflicts
+
+
+def describe_report(report: IngestReport, facts: list[Fact] | None, conflicts: list[Conflict]) -> str:
+    """Render what one ``remember`` did, with the ids of the facts it stored."""
+    if not report.episodes and conflicts:
+        lines = ["Held for review: this text contradicts memory, and nothing of it is stored until a person decides."]
+        lines.extend(
+            f"- open conflict {c.id}: old: {c.old_fact.sentence()}; new: {c.new_fact.sentence()}" for c in conflicts
+        )
+        return "\n".join(lines)
+    if not report.episodes:
+        return "Already remembered: the same text from the same speaker, session and source is stored."
+    lines = [
+        f"Remembered: {_count(report.facts, 'new fact')}, {_count(report.entities, 'new entity', 'new entities')}, "
+        f"{_count(report.conflicts, 'contradiction')} with earlier memories."
+    ]
+    if facts:
+        lines.append("Facts in this text:")
+        lines.extend(f"- {fact_line(fact)}" for fact in facts)
+    elif facts is not None:
+        lines.append("No facts were found in it; the text itself is kept and can be recalled.")
+    kept = {"keep_new": "the new statement", "keep_old": "the old statement", "keep_both": "both"}
+    for conflict in conflicts:
+        lines.append(
+            f"Conflict {conflict.id}: old: {conflict.old_fact.sentence()}; new: {conflict.new_fact.sentence()}; "
+            f"kept {kept.get(conflict.decision or '', 'both')} ({conflict.reason})."
+        )
+    return "\n".join(lines)
+
+
+def _count(number: int, singular: str, plural: str | None = None) -> str:
+    return f"{number} {singular if number == 1 else plural or singular + 's'}"
+
+
+def describe_answer(answer: Answer) -> str:
+    """Render an answer with the ids of the facts and episodes it rests on."""
+    lines = [answer.answer]
+    if answer.facts:
+        lines += ["", "Facts:"]
+        lines.extend(f"- {fact_line(fact)}" for fact in answer.facts)
+    if answer.history:
+        lines += ["", "No longer true:"]
+        lines.extend(f"- {fact_line(fact)}" for fact in answer.history)
+    if answer.episodes:
+        lines += ["", "Sources:"]
+        lines.extend(f"- {episode_line(episode)}" for episode in answer.episodes)
+    return "\n".join(lines)
+
+
+def describe_episodes(episodes: list[Episode]) -> str:
+    """Render recalled episodes, best first."""
+    if not episodes:
+        return "Nothing in memory matches."
+    return "\n".join([f"{len(episodes)} episode(s), best first:", *(f"- {episode_line(e)}" for e in episodes)])
+
+
+def fact_line(fact: Fact) -> str:
+    """One fact as ``[id] statement (confidence, status, validity)``."""
+    notes = [f"confidence {fact.confidence:.2f}"]
+    if fact.status != "active":
+        notes.append(fact.status)
+    if fact.valid_from or fact.valid_to:
+        notes.append(f"valid {fact.valid_from or '?'} to {fact.valid_to or 'now'}")
+    return f"[{fact.id}] {fact.sentence()} ({', '.join(notes)})"
+
+
+def episode_line(episode: Episode) -> str:
+    """One episode as ``[id] speaker (session, time): text``, the text cut to a readable length."""
+    text = " ".join(episode.text.split())
+    if len(text) > EPISODE_TEXT_LIMIT:
+        text = text[: EPISODE_TEXT_LIMIT - 1] + "…"
+    when = f", {episode.time}" if episode.time else ""
+    return f"[{episode.id}] {episode.speaker} (session {episode.session_id}{when}): {text}"

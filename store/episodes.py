@@ -1,0 +1,186 @@
+"""Store reads for ranking episodes: full text, mentions of entities, and their neighbourhood.
+
+A mixin of ``GraphStore`` (like ``store.merges``): the Cypher here runs unchanged on
+FalkorDB and Neo4j through the backend's ``_read``; only the full-text call differs
+and comes from the backend's ``_episode_fulltext_call`` hook. Every read filters on
+``scope`` and is bounded by a ``LIMIT`` or by the ids it is given, so ranking never
+loads the whole graph.
+
+Episodes are full-text indexed on ``search_text``: the speaker and the text,
+pre-segmented by ``language.names.search_text`` (jieba tokens plus CJK bigrams),
+because FalkorDB's tokenizer does not split Chinese.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from language.names import search_text
+from schemas.models import Episode
+
+EPISODE_COLUMNS = (
+    "ep.id AS id, ep.agent_id AS agent_id, ep.session_id AS session_id, ep.speaker AS speaker, "
+    "ep.source AS source, ep.text AS text, ep.time AS time, ep.external_id AS external_id, "
+    "ep.created_at AS created_at"
+)
+
+BM25_K1 = 1.2
+BM25_B = 0.75
+"""Okapi BM25's usual constants (Robertson & Zaragoza 2009), not tuned here."""
+
+
+def episode_search_text(speaker: str, text: str) -> str:
+    """Return what an episode is full-text indexed under: its speaker's name and its words.
+
+    The speaker is part of a turn's meaning ("what did Caroline say about X" should
+    prefer Caroline's turns), as it is of the episode's embedding ("speaker: text").
+    """
+    return search_text(f"{speaker} {text}")
+
+
+class EpisodeQueries:
+    """Episode retrieval queries shared by every backend."""
+
+    if TYPE_CHECKING:
+
+        def _read(self, query: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]: ...
+
+        def _episode_fulltext_call(self, term: str) -> str: ...
+
+        def _write_atomic(self, statements: Sequence[tuple[str, dict[str, Any]]]) -> None: ...
+
+    def search_episodes_text(self, scope: str, terms: Iterable[str], k: int = 20) -> list[tuple[Episode, float]]:
+        """Full-text search over episodes for any of ``terms``, best first, as (episode, BM25 score).
+
+        The index finds the episodes of each term (stemmed on FalkorDB); the score is
+        computed here, in the store, as Okapi BM25 over the scope's episodes with the
+        standard k1 = 1.2, b = 0.75. Each term counts once per episode (``search_text``
+        lists distinct terms). Both backends score alike this way: FalkorDB's own
+        score for an OR query does not add up the terms that match.
+
+        The terms must already be safe full-text terms (``store.base.fulltext_terms``):
+        letters, digits and CJK only.
+        """
+        wanted = list(dict.fromkeys(term for term in terms if term))
+        if not wanted:
+            return []
+        length = "size(split(coalesce({0}.search_text, ''), ' '))"
+        rows = self._read(
+            "MATCH (x:Episode) WHERE x.scope = $scope "
+            f"WITH count(x) AS n, avg({length.format('x')}) AS avgdl "
+            "UNWIND $terms AS term "
+            f"{self._episode_fulltext_call('term')} "
+            "WITH n, avgdl, term, node WHERE node.scope = $scope "
+            "WITH n, avgdl, term, collect(node) AS hits "
+            "WITH n, avgdl, hits, log(1.0 + (n - size(hits) + 0.5) / (size(hits) + 0.5)) AS idf "
+            "UNWIND hits AS ep "
+            f"WITH ep, sum(idf * ($k1 + 1.0) / (1.0 + $k1 * (1.0 - $b + $b * {length.format('ep')} / avgdl))) "
+            "AS score "
+            f"RETURN {EPISODE_COLUMNS}, score ORDER BY score DESC, ep.created_at DESC, ep.id LIMIT $k",
+            {"terms": wanted, "scope": scope, "k": k, "k1": BM25_K1, "b": BM25_B},
+        )
+        return [(_episode(row), float(row["score"])) for row in rows]
+
+    def episodes_mentioning(
+        self, scope: str, weights: dict[str, float], limit: int = 100
+    ) -> list[tuple[Episode, float, list[str]]]:
+        """Return episodes that mention any of these entities, by summed entity weight.
+
+        Args:
+            scope: The agent whose memory is read.
+            weights: Entity id -> weight; an episode scores the sum over the entities it mentions.
+            limit: At most this many episodes, best first (ties: newest first).
+
+        Returns:
+            ``(episode, score, ids of the given entities it mentions)``. The aggregation
+            runs in the store over these entities' mentions only.
+        """
+        rows_in = [{"id": entity_id, "weight": float(weight)} for entity_id, weight in sorted(weights.items())]
+        if not rows_in:
+            return []
+        rows = self._read(
+            "UNWIND $anchors AS a "
+            "MATCH (ep:Episode)-[:MENTIONS]->(e:Entity {id: a.id}) "
+            "WHERE e.scope = $scope AND ep.scope = $scope "
+            "WITH ep, sum(a.weight) AS score, collect(e.id) AS mentioned "
+            f"RETURN {EPISODE_COLUMNS}, score, mentioned "
+            "ORDER BY score DESC, ep.created_at DESC, ep.id LIMIT $limit",
+            {"scope": scope, "anchors": rows_in, "limit": limit},
+        )
+        return [(_episode(row), float(row["score"]), sorted(row["mentioned"] or [])) for row in rows]
+
+    def mentions_of_episodes(self, scope: str, episode_ids: Iterable[str]) -> dict[str, list[str]]:
+        """Return the ids of the entities each of these episodes mentions."""
+        ids = sorted(set(episode_ids))
+        if not ids:
+            return {}
+        rows = self._read(
+            "MATCH (ep:Episode)-[:MENTIONS]->(e:Entity) "
+            "WHERE ep.scope = $scope AND ep.id IN $ids AND e.scope = $scope "
+            "RETURN ep.id AS episode, collect(DISTINCT e.id) AS entities",
+            {"scope": scope, "ids": ids},
+        )
+        return {row["episode"]: sorted(row["entities"] or []) for row in rows}
+
+    def mention_counts(self, scope: str, entity_ids: Iterable[str]) -> dict[str, int]:
+        """Return how many episodes of the scope mention each of these entities."""
+        ids = sorted(set(entity_ids))
+        if not ids:
+            return {}
+        rows = self._read(
+            "MATCH (ep:Episode)-[:MENTIONS]->(e:Entity) "
+            "WHERE e.scope = $scope AND e.id IN $ids AND ep.scope = $scope "
+            "RETURN e.id AS id, count(DISTINCT ep) AS n",
+            {"scope": scope, "ids": ids},
+        )
+        return {row["id"]: int(row["n"]) for row in rows}
+
+    def index_episode_text(self, scope: str | None = None, batch: int = 500) -> int:
+        """Give episodes stored before the episode full-text index their ``search_text``.
+
+        Args:
+            scope: One agent's episodes, or every agent's when None (the migration run
+                when a process first opens a store).
+            batch: Episodes read and written per round.
+
+        Returns:
+            How many episodes were updated (0 once every episode has it).
+        """
+        where = "ep.search_text IS NULL" + ("" if scope is None else " AND ep.scope = $scope")
+        done = 0
+        while True:
+            rows = self._read(
+                f"MATCH (ep:Episode) WHERE {where} "
+                "RETURN ep.id AS id, ep.scope AS scope, ep.speaker AS speaker, ep.text AS text LIMIT $batch",
+                {"scope": scope, "batch": batch},
+            )
+            if not rows:
+                return done
+            updates = [
+                {
+                    "id": row["id"],
+                    "scope": row["scope"],
+                    "search_text": episode_search_text(row["speaker"] or "", row["text"] or ""),
+                }
+                for row in rows
+            ]
+            self._write_atomic(
+                [
+                    (
+                        "UNWIND $rows AS r MATCH (ep:Episode {id: r.id}) WHERE ep.scope = r.scope "
+                        "SET ep.search_text = r.search_text",
+                        {"rows": updates},
+                    )
+                ]
+            )
+            done += len(rows)
+
+    def episode_count(self, scope: str) -> int:
+        """Return how many episodes the scope holds."""
+        rows = self._read("MATCH (ep:Episode) WHERE ep.scope = $scope RETURN count(ep) AS n", {"scope": scope})
+        return int(rows[0]["n"]) if rows else 0
+
+
+def _episode(row: dict[str, Any]) -> Episode:
+    return Episode(**{name: value for name, value in row.items() if name not in ("score", "mentioned")})

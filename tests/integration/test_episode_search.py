@@ -1,0 +1,157 @@
+"""Episode entry points on every backend: full text, mentions, and the fused ranking."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from broker.api import Broker
+from language.pronouns import resolve_first_person
+from nodes.rank_episodes import dense_ranking, keyword_ranking, keyword_terms, rank_episodes, spread_ranking
+from schemas.models import Entity, EntityRow, Episode, EpisodeWrite
+from store import GraphStore
+from store.base import entity_id
+from tests.integration.plans import EMBED
+
+CHAT = [
+    ("e1", "Alice", "I repaired the old bicycle in the garage this weekend."),
+    ("e2", "Bob", "The garage door is broken again, we need a repair."),
+    ("e3", "Alice", "Tom finally gave back the quokka plush, order 48213 arrived."),
+    ("e4", "Bob", "We should order new parts for the bicycle soon."),
+    ("e5", "Alice", "I bought a lamp for the garage."),
+    ("e6", "Bob", "Parts for bicycles are expensive these days."),
+]
+
+
+def write(
+    graph: GraphStore, scope: str, eid: str, speaker: str, text: str, mentions: Sequence[str] = (), created: int = 0
+) -> None:
+    """Store one episode as ingest does: "speaker: text" embedded, mentioned entities linked."""
+    graph.write_episode(
+        EpisodeWrite(
+            scope=scope,
+            episode=Episode(
+                id=eid, agent_id=scope, session_id="s", speaker=speaker, source="chat", text=text, created_at=created
+            ),
+            episode_embedding=EMBED.embed_documents([f"{speaker}: {resolve_first_person(text, speaker)}"])[0],
+            entities=[EntityRow(key=name.lower(), name=name, type="Concept", search_text=name) for name in mentions],
+        )
+    )
+
+
+def entity(graph: GraphStore, scope: str, key: str) -> Entity:
+    return graph.entities_by_keys(scope, [key])[key]
+
+
+def test_a_rare_word_is_found_by_full_text_when_dense_search_misses_it(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    for eid, speaker, text in CHAT:
+        write(graph, scope, eid, speaker, text)
+    question = "Where does Alice keep the quokka, in the garage?"
+    # The embedding hears "Alice" and "garage"; the rare word decides the full-text rank.
+    assert dense_ranking(graph, EMBED, scope, question)[0].id != "e3"
+    assert keyword_ranking(graph, scope, question)[0].id == "e3"
+    assert "e3" in [episode.id for episode in rank_episodes(graph, EMBED, scope, question, k=2)]
+
+
+def test_an_exact_number_is_found_by_full_text(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    for eid, speaker, text in CHAT:
+        write(graph, scope, eid, speaker, text)
+    ranked = keyword_ranking(graph, scope, "Which order is 48213?")
+    assert [episode.id for episode in ranked][:2] == ["e3", "e4"]  # "order" alone finds e4, lower
+
+
+def test_full_text_scores_rare_words_above_common_ones(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    for eid, speaker, text in CHAT:
+        write(graph, scope, eid, speaker, text)
+    # "garage" is in three episodes, "lamp" in one: the lamp episode ranks first.
+    hits = graph.search_episodes_text(scope, ["garage", "lamp"], k=10)
+    assert hits[0][0].id == "e5"
+    assert {episode.id for episode, _ in hits} == {"e1", "e2", "e5"}
+    assert hits[0][1] > hits[1][1]
+
+
+def test_full_text_indexes_the_speaker_and_stored_fields(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    for eid, speaker, text in CHAT:
+        write(graph, scope, eid, speaker, text)
+    [(found, _)] = graph.search_episodes_text(scope, ["48213"], k=5)
+    assert (found.speaker, found.session_id, found.source) == ("Alice", "s", "chat")
+    assert {episode.speaker for episode, _ in graph.search_episodes_text(scope, ["bob"], k=10)} == {"Bob"}
+
+
+def test_chinese_episodes_are_found_by_words_inside_longer_words(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    write(graph, scope, "z1", "小王", "我在北京大学读计算机专业。")
+    write(graph, scope, "z2", "小李", "我周末去上海看展览。")
+    write(graph, scope, "z3", "小王", "今天天气很好。")
+    assert [episode.id for episode in keyword_ranking(graph, scope, "小王在北京读什么专业？")][0] == "z1"
+    assert [episode.id for episode, _ in graph.search_episodes_text(scope, keyword_terms("上海"), k=5)] == ["z2"]
+
+
+def test_episode_reads_stay_in_their_scope(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    other = scope + "-other"
+    try:
+        write(graph, scope, "mine", "Alice", "The password hint is zebra.", mentions=["Zebra"])
+        write(graph, other, "theirs", "Alice", "The password hint is zebra too.", mentions=["Zebra"])
+        assert [episode.id for episode, _ in graph.search_episodes_text(scope, ["zebra"])] == ["mine"]
+        zebra = entity(graph, scope, "zebra")
+        assert [episode.id for episode, _, _ in graph.episodes_mentioning(scope, {zebra.id: 1.0})] == ["mine"]
+        assert graph.mention_counts(scope, [zebra.id]) == {zebra.id: 1}
+        assert graph.episode_count(scope) == 1
+        # The other scope's entity id is not reachable from this scope either.
+        foreign = entity_id(other, "zebra")
+        assert graph.episodes_mentioning(scope, {foreign: 1.0}) == []
+        assert [e.id for e in rank_episodes(graph, EMBED, other, "zebra password", k=5)] == ["theirs"]
+    finally:
+        graph.delete_scope(other)
+
+
+def test_mentions_are_summed_by_entity_weight_in_the_store(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    write(graph, scope, "m1", "Bob", "Alice walked Biscuit on the beach.", mentions=["Alice", "Biscuit", "Beach"])
+    write(graph, scope, "m2", "Bob", "Alice fed Biscuit.", mentions=["Alice", "Biscuit"])
+    for index in range(4):
+        write(graph, scope, f"a{index}", "Bob", f"Alice called me ({index}).", mentions=["Alice"])
+    alice, biscuit, beach = (entity(graph, scope, key) for key in ("alice", "biscuit", "beach"))
+    hits = graph.episodes_mentioning(scope, {alice.id: 1.0, biscuit.id: 1.0, beach.id: 1.0}, limit=2)
+    assert [(episode.id, score) for episode, score, _ in hits] == [("m1", 3.0), ("m2", 2.0)]
+    assert sorted(hits[0][2]) == sorted([alice.id, biscuit.id, beach.id])
+    assert graph.mention_counts(scope, [alice.id, beach.id]) == {alice.id: 6, beach.id: 1}
+    assert graph.mentions_of_episodes(scope, ["m2"]) == {"m2": sorted([alice.id, biscuit.id])}
+
+
+def test_the_spread_reaches_turns_about_the_same_things_as_the_best_match(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    # The seed names Biscuit; the turn about Biscuit's vet shares no word with the
+    # question, only the dog; Alice (named everywhere) spreads thinly.
+    write(graph, scope, "seed", "Bob", "Alice adopted a puppy called Biscuit.", mentions=["Alice", "Biscuit"])
+    write(graph, scope, "vet", "Bob", "Biscuit goes to Dr. Lee on Fridays.", mentions=["Biscuit", "Dr. Lee"])
+    for index in range(4):
+        write(graph, scope, f"a{index}", "Bob", f"Alice called me ({index}).", mentions=["Alice"])
+    write(graph, scope, "none", "Bob", "It rained.")
+    seed = graph.episodes_by_ids(scope, ["seed"])
+    ranked = [episode.id for episode in spread_ranking(graph, scope, seed)]
+    assert ranked[:2] == ["seed", "vet"]
+    assert set(ranked) == {"seed", "vet", "a0", "a1", "a2", "a3"}  # never an unconnected turn
+    # A linked entity seeds the walk too: Dr. Lee alone leads to the vet turn.
+    assert spread_ranking(graph, scope, [], [(entity(graph, scope, "dr. lee"), 1.0)])[0].id == "vet"
+    assert spread_ranking(graph, scope, []) == []
+
+
+def test_recall_finds_a_turn_by_its_rare_words(broker: Broker) -> None:
+    for _, speaker, text in CHAT:
+        broker.remember(text, speaker=speaker, session_id="s1")
+    assert "quokka" in broker.recall("Did Tom give back the quokka?", k=1)[0].text
+
+
+def test_episodes_stored_before_the_index_get_their_search_text(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    write(graph, scope, "old", "Alice", "The quokka is back.")
+    graph._write_atomic([("MATCH (ep:Episode {id: 'old'}) SET ep.search_text = null", {})])
+    assert graph.search_episodes_text(scope, ["quokka"]) == []
+    assert graph.index_episode_text(scope) == 1
+    assert [episode.id for episode, _ in graph.search_episodes_text(scope, ["quokka"])] == ["old"]
+    assert graph.index_episode_text(scope) == 0
