@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from schemas.models import ENTITY_TYPES, Conflict, Entity, Episode, EpisodeWrite, Fact, FactUpdate
-from store.episodes import EpisodeQueries, episode_search_text
+from store.episodes import EPISODE_COLUMNS, EpisodeQueries, episode_search_text
 from store.merges import MergeQueries
 from store.sanitize import cypher_identifier
 
@@ -51,11 +51,6 @@ def fulltext_terms(text: str) -> list[str]:
 _ENTITY_COLUMNS = (
     "e.id AS id, e.key AS key, e.name AS name, e.type AS type, e.aliases AS aliases, "
     "e.mention_count AS mention_count, e.first_seen AS first_seen, e.last_seen AS last_seen"
-)
-_EPISODE_COLUMNS = (
-    "ep.id AS id, ep.agent_id AS agent_id, ep.session_id AS session_id, ep.speaker AS speaker, "
-    "ep.source AS source, ep.text AS text, ep.time AS time, ep.external_id AS external_id, "
-    "ep.created_at AS created_at"
 )
 _FACT_COLUMNS = (
     "f.id AS id, s.id AS subject_id, s.name AS subject, s.type AS subject_type, "
@@ -382,7 +377,7 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
         rows = self._read(
             f"{self._vector_query('Episode', '$fetch', '$vector')} "
             f"WITH node AS ep, score WHERE ep.scope = $scope "
-            f"RETURN {_EPISODE_COLUMNS}, score ORDER BY score LIMIT $fetch",
+            f"RETURN {EPISODE_COLUMNS}, score ORDER BY score LIMIT $fetch",
             {"scope": scope, "vector": list(map(float, vector)), "fetch": k * 4},
         )
         hits = [(Episode(**_without(row, "score")), self._vector_similarity(float(row["score"]))) for row in rows]
@@ -568,7 +563,7 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
         if not wanted:
             return []
         rows = self._read(
-            f"MATCH (ep:Episode) WHERE ep.scope = $scope AND ep.id IN $ids RETURN {_EPISODE_COLUMNS}",
+            f"MATCH (ep:Episode) WHERE ep.scope = $scope AND ep.id IN $ids RETURN {EPISODE_COLUMNS}",
             {"scope": scope, "ids": wanted},
         )
         return [Episode(**row) for row in rows]

@@ -9,6 +9,7 @@ through ``GRAPH.RO_QUERY``, which the server itself refuses to run writes in.
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -22,6 +23,7 @@ _PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _VECTOR_LABELS = ("Entity", "Episode")
 SCHEMA_ATTEMPTS = 3
 SOCKET_TIMEOUT_S = 60
+INDEX_BUILD_TIMEOUT_S = 30
 
 
 class FalkorDBStore(GraphStore):
@@ -58,10 +60,18 @@ class FalkorDBStore(GraphStore):
     # -- execution -------------------------------------------------------------------
 
     def _read(self, query: str, params: dict[str, Any] | None = None, *, timeout_ms: int | None = None) -> list[Row]:
+        # GRAPH.RO_QUERY ... TIMEOUT ms: the server stops the query, not just the client.
+        timeout = max(1, int(timeout_ms)) if timeout_ms is not None else None
         try:
-            # GRAPH.RO_QUERY ... TIMEOUT ms: the server stops the query, not just the client.
-            timeout = max(1, int(timeout_ms)) if timeout_ms is not None else None
-            result = self._graph.ro_query(query, params or {}, timeout=timeout)
+            try:
+                result = self._graph.ro_query(query, params or {}, timeout=timeout)
+            except redis.exceptions.ResponseError as error:
+                if "Invalid arguments for procedure 'db.idx.vector" not in str(error):
+                    raise
+                # Seen once under load: a vector index not (yet) usable. Wait for the
+                # indexes to be built and ask once more.
+                self._await_indexes()
+                result = self._graph.ro_query(query, params or {}, timeout=timeout)
         except redis.exceptions.ResponseError as error:
             # A graph that has never been written to does not exist yet: it is empty.
             if "empty key" in str(error):
@@ -83,6 +93,27 @@ class FalkorDBStore(GraphStore):
             self._graph.query(query, params)
         except (redis.exceptions.RedisError, OSError) as error:
             raise StoreError(f"FalkorDB write failed: {error}") from error
+
+    def ensure_schema(self, dimension: int) -> None:
+        """Create the indexes, then wait until FalkorDB has built them.
+
+        FalkorDB builds indexes in the background; a vector query against one still
+        "under construction" fails with "Invalid arguments for procedure" (seen on a
+        loaded machine right after a new graph's schema was created).
+        """
+        super().ensure_schema(dimension)
+        self._await_indexes()
+
+    def _await_indexes(self) -> None:
+        deadline = time.monotonic() + INDEX_BUILD_TIMEOUT_S
+        while True:
+            try:
+                rows = self._graph.ro_query("CALL db.indexes() YIELD status RETURN status").result_set
+            except redis.exceptions.RedisError:
+                return  # the query that follows reports the real problem
+            if {row[0] for row in rows} <= {"OPERATIONAL"} or time.monotonic() > deadline:
+                return
+            time.sleep(0.02)
 
     def _apply_schema_statement(self, statement: str) -> None:
         # Schema statements are idempotent, so one that hangs or loses its connection

@@ -17,10 +17,11 @@ import re
 
 from store.base import StoreError
 
-_LITERALS = re.compile(
+LITERALS = re.compile(
     r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`(?:[^`]|``)*`|//[^\n]*|/\*.*?\*/",
     re.DOTALL,
 )
+"""String literals, comments and backquoted names: blanked before generated Cypher is scanned."""
 # A keyword, not a property (n.set) or a map key ({set: 1}) of the same spelling.
 _WRITE_CLAUSES = re.compile(
     r"(?<![\w.$])(CREATE|MERGE|DELETE|DETACH|SET|REMOVE|DROP|FOREACH|LOAD\s+CSV|USING\s+PERIODIC|ALTER|GRANT"
@@ -58,7 +59,7 @@ def check_read_only(query: str) -> str:
     """
     if not query or not query.strip():
         raise UnsafeQueryError("empty query")
-    code = _LITERALS.sub(" '' ", query)
+    code = LITERALS.sub(" '' ", query)
     if ";" in code.strip().rstrip(";"):
         raise UnsafeQueryError("only one statement is allowed")
     if not _FIRST_CLAUSE.match(code):

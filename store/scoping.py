@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from store.readonly import _LITERALS, UnsafeQueryError
+from store.readonly import LITERALS, UnsafeQueryError
 
 SCOPE_PARAMETER = "scope"
 """The parameter that holds the caller's scope; ``query_read_only`` always supplies it."""
@@ -129,7 +129,7 @@ def blank_literals(query: str) -> str:
             return "`" + "_" * (len(text) - 2) + "`"
         return re.sub(r"\S", " ", text)
 
-    return _LITERALS.sub(blank, query)
+    return LITERALS.sub(blank, query)
 
 
 def _groups(code: str) -> list[_Group]:

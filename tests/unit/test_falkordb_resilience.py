@@ -1,4 +1,4 @@
-"""A schema statement whose reply never comes is sent again on a fresh connection."""
+"""FalkorDB hiccups seen under load: a schema statement with no reply, a vector index not yet usable."""
 
 from __future__ import annotations
 
@@ -29,15 +29,29 @@ class _Db:
         self.connection = _Connection()
 
 
+class _Result:
+    def __init__(self, header: list[list[Any]], rows: list[list[Any]]) -> None:
+        self.header, self.result_set = header, rows
+
+
 class _Graph:
     def __init__(self, failures: list[Exception]) -> None:
         self.failures = failures
         self.sent: list[str] = []
+        self.index_statuses = ["UNDER CONSTRUCTION", "OPERATIONAL"]
 
     def query(self, statement: str, *args: Any) -> None:
         self.sent.append(statement)
         if self.failures:
             raise self.failures.pop(0)
+
+    def ro_query(self, statement: str, *args: Any, **kwargs: Any) -> _Result:
+        self.sent.append(statement)
+        if statement.startswith("CALL db.indexes()"):
+            return _Result([[1, "status"]], [[self.index_statuses.pop(0)]] if self.index_statuses else [])
+        if self.failures:
+            raise self.failures.pop(0)
+        return _Result([[1, "n"]], [[1]])
 
 
 def _store(graph: _Graph) -> FalkorDBStore:
@@ -71,3 +85,23 @@ def test_an_existing_index_is_fine_and_other_errors_are_not_retried() -> None:
     with pytest.raises(StoreError, match="Invalid input"):
         _store(broken)._apply_schema_statement("CREATE INDEX garbage")
     assert len(broken.sent) == 1
+
+
+def test_a_vector_query_on_an_index_not_yet_built_waits_and_asks_again() -> None:
+    not_ready = redis.exceptions.ResponseError("Invalid arguments for procedure 'db.idx.vector.queryNodes'")
+    graph = _Graph([not_ready])
+    rows = _store(graph)._read("CALL db.idx.vector.queryNodes('Entity', 'embedding', 5, vecf32($v)) YIELD node")
+    assert rows == [{"n": 1}]
+    assert [sent.split("(")[0] for sent in graph.sent] == [
+        "CALL db.idx.vector.queryNodes",
+        "CALL db.indexes",
+        "CALL db.indexes",  # polled until every index is operational
+        "CALL db.idx.vector.queryNodes",
+    ]
+
+
+def test_other_read_errors_are_not_retried() -> None:
+    graph = _Graph([redis.exceptions.ResponseError("Invalid input 'x'")])
+    with pytest.raises(StoreError, match="Invalid input"):
+        _store(graph)._read("MATCH x")
+    assert len(graph.sent) == 1
