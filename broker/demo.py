@@ -26,6 +26,8 @@ CONVERSATION: list[tuple[str, str, str]] = [
     ("s3", "Alice", "Frank Herbert wrote Dune."),
     ("s3", "Alice", "Frank Herbert was born in Tacoma."),
     ("s3", "Alice", "Thanks, that's great!"),
+    ("s4", "小李", "张三的导师是李四。"),
+    ("s4", "小李", "李四在清华大学任教。"),
 ]
 
 QUESTIONS: list[tuple[str, str]] = [
@@ -35,6 +37,9 @@ QUESTIONS: list[tuple[str, str]] = [
     ("小王", "我住在哪里？"),
     ("Alice", "Where do I work?"),
     ("Alice", "Who wrote Dune?"),
+    # multi-hop: answered through a chain of sub-questions, the path cited as evidence
+    ("Alice", "Where was the author of Dune born?"),
+    ("小李", "张三的导师在哪所大学任教？"),
 ]
 
 
@@ -57,6 +62,9 @@ def run_demo(broker: Broker, *, agent_id: str = "demo", console: Console | None 
         answer = broker.ask(question, speaker=speaker, agent_id=agent_id, session_id="demo-questions")
         console.rule(f"[bold]{speaker}[/] asks: {question}")
         console.print(f"[green]answer:[/] {answer.answer}", highlight=False)
+        for number, hop in enumerate(answer.hops, start=1):
+            found = ", ".join(entity.name for entity in hop.answers) or "—"
+            console.print(f"  [dim]hop {number}:[/] {hop.question} → {found}", highlight=False)
         table = Table("fact", "confidence", "weight", "episodes", box=None, show_header=True)
         for fact in answer.facts:
             table.add_row(fact.sentence(), f"{fact.confidence:.2f}", str(fact.weight), ", ".join(fact.episode_ids))

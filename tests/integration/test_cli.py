@@ -134,3 +134,12 @@ def test_multi_hop_answer_shows_its_hops(cli) -> None:
     assert [entity["name"] for entity in answer["hops"][0]["answers"]] == ["李四"]
     human = cli("ask", "张三的导师在哪所大学任教？").stdout
     assert "hop 1 张三的导师是谁？ → 李四" in human
+
+
+def test_demo_answers_every_scripted_question(cli) -> None:
+    out = cli("demo").stdout
+    for expected in ("建议用 Python", "西红柿", "杭州", "Acme Corp", "Frank Herbert", "Tacoma", "清华大学"):
+        assert expected in out, expected
+    assert "hop 2: 李四在哪所大学任教？ → 清华大学" in out
+    again = cli("demo").stdout  # re-running adds nothing
+    assert "0 new episode(s)" in again
