@@ -434,13 +434,18 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
 
         Each path is a list of fact ids, shortest first. Lengths are tried in turn (1,
         2, ... ``max_length``) and the first that connects anything wins; each try is
-        bounded by ``limit`` and a server-side ``timeout_ms`` (a hub entity with many
-        facts makes long paths expensive), and a try that times out counts as no path.
+        bounded by ``limit``, and all of them together by a server-side ``timeout_ms``
+        (a hub entity with many facts makes long paths expensive): a try cut off by
+        the timeout counts as no path.
         """
         ids = sorted(set(entity_ids))
         if len(ids) < 2:
             return []
+        deadline = time.monotonic() + timeout_ms / 1000
         for length in range(1, max(int(max_length), 0) + 1):
+            remaining_ms = int((deadline - time.monotonic()) * 1000)
+            if remaining_ms <= 0:
+                return []
             try:
                 rows = self._read(
                     f"MATCH p = (a:Entity)-[:FACT*{length}]-(b:Entity) "
@@ -448,7 +453,7 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
                     "AND all(r IN relationships(p) WHERE r.scope = $scope AND r.status = 'active') "
                     "RETURN [r IN relationships(p) | r.id] AS ids LIMIT $limit",
                     {"scope": scope, "ids": ids, "limit": limit},
-                    timeout_ms=timeout_ms,
+                    timeout_ms=remaining_ms,
                 )
             except StoreError:
                 return []
