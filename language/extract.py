@@ -262,11 +262,32 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
             for quintuple in finish(draft, sentence, ctx):
                 if reader is extract_en:
                     quintuple = _speaker_in_third_person(quintuple, sentence, me)
+                if _is_function_word(quintuple.subject) or _is_function_word(quintuple.object):
+                    continue  # "It is great", "they live there", "love is": no entity to remember
                 key = (quintuple.subject, quintuple.predicate, quintuple.object, quintuple.negated)
                 if key not in seen:
                     seen.add(key)
                     out.append(quintuple)
     return out
+
+
+_ZH_FUNCTION_WORDS = frozenset({"你们", "他们", "她们", "它们", "大家", "它", "这", "那", "这个", "那个", "是"})
+_FIRST_PERSON_PLURAL = frozenset({"we", "us"})
+"""Kept as an entity of their own ("我们的数据库", "we moved to Boston"): a group that includes the speaker."""
+
+
+def _is_function_word(name: str) -> bool:
+    """Whether an extracted end is a pronoun or function word rather than a name ("it", "is", 他们).
+
+    Case matters: "US" and "IT" are names, and so is "Will"; "It" and "They" are not.
+    """
+    written = name.strip()
+    folded = written.lower()
+    if not written or folded in _ZH_FUNCTION_WORDS:
+        return True
+    if folded in english.PRONOUNS - _FIRST_PERSON_PLURAL and not written.isupper():
+        return True
+    return written == folded and folded in english.STOPWORDS - _FIRST_PERSON_PLURAL
 
 
 _FIRST_PERSON_PROGRESSIVE = re.compile(r"\bI(?:\s+am|'m)\s+([a-z]+ing)\b")

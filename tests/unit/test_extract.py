@@ -842,3 +842,16 @@ def test_dream_and_joke_filters(sentence: str, reason: str | None) -> None:
 )
 def test_activity_and_thing_types(name: str, predicate: str | None, expected: str) -> None:
     assert guess_type(name, None, predicate) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("It is a great tool.", set()),  # no entity to remember
+        ("他们住在上海。", set()),
+        ("I work with Will.", {("Ann", "works with", "Will")}),  # a name, though "will" is a stopword
+        ("We played games.", {("We", "played", "games")}),  # a group including the speaker stays
+    ],
+)
+def test_pronouns_and_function_words_are_no_entities(text: str, expected: set[tuple[str, str, str]]) -> None:
+    assert {(q.subject, q.predicate, q.object) for q in extract_quintuples(text, "Ann")} == expected
