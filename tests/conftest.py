@@ -66,20 +66,20 @@ def broker(context: Context) -> Broker:
 @pytest.fixture(params=BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[GraphStore, str]]:
     """Each backend with a fresh scope; the same contract runs on all of them."""
-    if request.param == "neo4j":
-        url = os.environ.get("NEO4J_URI")
-        if not url:
-            pytest.skip("NEO4J_URI is not set")
+    url = os.environ.get("NEO4J_URI") if request.param == "neo4j" else None
+    if request.param == "neo4j" and not url:
+        pytest.skip("NEO4J_URI is not set")
+    # The embedded server is stopped even when set-up fails half-way (no stray servers).
+    try:
         graph_store = open_store(url, tmp_path)
-    else:
-        graph_store = open_store(None, tmp_path)
-    graph_store.ensure_schema(len(get_embeddings(Context()).embed_query("x")))
-    scope = f"test-{uuid.uuid4().hex[:8]}"
-    yield graph_store, scope
-    graph_store.delete_scope(scope)
-    graph_store.close()
-    if request.param == "falkordb":
-        EmbeddedFalkorDB(tmp_path / "falkordb").stop()
+        graph_store.ensure_schema(len(get_embeddings(Context()).embed_query("x")))
+        scope = f"test-{uuid.uuid4().hex[:8]}"
+        yield graph_store, scope
+        graph_store.delete_scope(scope)
+        graph_store.close()
+    finally:
+        if request.param == "falkordb":
+            EmbeddedFalkorDB(tmp_path / "falkordb").stop()
 
 
 @pytest.fixture
