@@ -73,9 +73,7 @@ class Broker:
         total = IngestReport()
         for perception in perceptions:
             if self.context.review_policy == "human":
-                report, waiting = self.review_desk.ingest(perception, self.context)
-                if waiting:
-                    report = IngestReport(conflicts=report.conflicts or len(waiting))
+                report, _ = self.remember_for_review(perception)
             else:
                 request = cast(IngestInput, perception.model_dump(exclude_none=True))
                 result = graph.invoke(request, context=self.context)
@@ -84,6 +82,19 @@ class Broker:
             if on_each is not None:
                 on_each(report)
         return total
+
+    def remember_for_review(self, perception: Perception) -> tuple[IngestReport, list[Conflict]]:
+        """Remember one text under the ``human`` policy, through the review desk.
+
+        Returns:
+            The report, and the open conflicts the episode is held for (none when it
+            contradicted nothing and was written at once). A held episode counts only
+            in ``conflicts``.
+        """
+        report, waiting = self.review_desk.ingest(perception, self.context)
+        if waiting:
+            report = IngestReport(conflicts=report.conflicts or len(waiting))
+        return report, waiting
 
     def ask(self, question: str, **fields: Any) -> Answer:
         """Answer a question from memory; ``fields`` are speaker, agent_id, session_id, as_of."""
@@ -142,7 +153,6 @@ class Broker:
         Raises:
             ValueError: If there is no such merge or it was already undone.
         """
-        from broker.resources import get_embeddings
         from nodes.resolve_entities import unmerge
 
         scope = request_scope(agent_id, self.context)

@@ -38,7 +38,8 @@ from mcp_types import CallToolResult, TextContent, ToolAnnotations
 from pydantic import AnyHttpUrl, BaseModel, Field, ValidationError
 
 from broker.api import Broker
-from schemas.models import Answer, Conflict, Episode, Fact, IngestReport
+from broker.describe import describe_answer, describe_episodes
+from schemas.models import Answer, Conflict, Episode, IngestReport
 from store import StoreError
 
 MCP_PATH = "/mcp"
@@ -164,7 +165,7 @@ def build_server(broker: Broker, token: str | None = None, base_url: str = "http
         what was actually said; use `ask` for an answer built from facts.
         """
         found = _call(lambda: broker.recall(query, k=limit, speaker=speaker, agent_id=agent_id))
-        return _result(_recall_text(found), Recalled(episodes=found))
+        return _result(describe_episodes(found), Recalled(episodes=found))
 
     def ask(
         question: Annotated[str, Field(description="The question, in Chinese or English.")],
@@ -179,7 +180,7 @@ def build_server(broker: Broker, token: str | None = None, base_url: str = "http
         Facts that used to be true are listed as history.
         """
         answer = _call(lambda: broker.ask(question, speaker=speaker, agent_id=agent_id, session_id=session_id))
-        return _result(_answer_text(answer), answer)
+        return _result(describe_answer(answer), answer)
 
     def list_conflicts(agent_id: AgentId = None) -> Annotated[CallToolResult, ConflictList]:
         """List contradictions between facts: open ones awaiting a decision first, then decided ones.
@@ -306,36 +307,6 @@ def _ingest_text(report: IngestReport) -> str:
     if report.conflicts and not report.episodes:
         text += " The text contradicts memory and waits for review: see list_conflicts, then resolve_conflict."
     return text
-
-
-def _fact_line(fact: Fact) -> str:
-    sentence = fact.sentence()
-    status = "" if fact.status == "active" else f", {fact.status}"
-    until = f", until {fact.valid_to}" if fact.valid_to else ""
-    episodes = ", ".join(fact.episode_ids) or "none"
-    return f"- {sentence} [fact {fact.id}; confidence {fact.confidence:.2f}{status}{until}; episodes {episodes}]"
-
-
-def _episode_line(episode: Episode) -> str:
-    when = f" ({episode.time})" if episode.time else ""
-    return f"- [{episode.id}] {episode.speaker}{when}: {episode.text}"
-
-
-def _answer_text(answer: Answer) -> str:
-    lines = [answer.answer]
-    if answer.facts:
-        lines += ["", "Facts:", *(_fact_line(fact) for fact in answer.facts)]
-    if answer.history:
-        lines += ["", "No longer true:", *(_fact_line(fact) for fact in answer.history)]
-    if answer.episodes:
-        lines += ["", "Episodes:", *(_episode_line(episode) for episode in answer.episodes)]
-    return "\n".join(lines)
-
-
-def _recall_text(episodes: list[Episode]) -> str:
-    if not episodes:
-        return "Nothing remembered matches."
-    return "\n".join([f"{len(episodes)} episode(s), best first:", *(_episode_line(ep) for ep in episodes)])
 
 
 def _conflict_line(conflict: Conflict) -> str:

@@ -2,6 +2,7 @@
 
     from langchain.agents import create_agent
     from broker.api import Broker
+from broker.describe import describe_answer, describe_episodes, fact_line
     from broker.tools import memory_tools
 
     memory = Broker(agent_id="assistant")
@@ -25,12 +26,10 @@ from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from pydantic import BaseModel, Field, ValidationError
 
 from broker.api import Broker
+from broker.describe import describe_answer, describe_episodes, fact_line
 from broker.resources import request_scope
 from schemas.models import Answer, Conflict, Episode, Fact, IngestReport, Perception
 from schemas.state import IngestInput
-
-EPISODE_TEXT_LIMIT = 400
-"""Characters of an episode's text shown to the model (the artifact keeps all of it)."""
 
 REMEMBER_DESCRIPTION = (
     "Store something worth remembering in long-term memory: a fact, a preference, a plan, a decision, "
@@ -176,9 +175,7 @@ def _remember(broker: Broker, perception: Perception) -> tuple[IngestReport, lis
     is held for, and the stored facts are not known (``None``).
     """
     if broker.context.review_policy == "human":
-        report, waiting = broker.review_desk.ingest(perception, broker.context)
-        if waiting:
-            report = IngestReport(conflicts=report.conflicts or len(waiting))
+        report, waiting = broker.remember_for_review(perception)
         return report, None, waiting
     from graphs.ingest import graph
 
@@ -230,44 +227,3 @@ def describe_report(report: IngestReport, facts: list[Fact] | None, conflicts: l
 
 def _count(number: int, singular: str, plural: str | None = None) -> str:
     return f"{number} {singular if number == 1 else plural or singular + 's'}"
-
-
-def describe_answer(answer: Answer) -> str:
-    """Render an answer with the ids of the facts and episodes it rests on."""
-    lines = [answer.answer]
-    if answer.facts:
-        lines += ["", "Facts:"]
-        lines.extend(f"- {fact_line(fact)}" for fact in answer.facts)
-    if answer.history:
-        lines += ["", "No longer true:"]
-        lines.extend(f"- {fact_line(fact)}" for fact in answer.history)
-    if answer.episodes:
-        lines += ["", "Sources:"]
-        lines.extend(f"- {episode_line(episode)}" for episode in answer.episodes)
-    return "\n".join(lines)
-
-
-def describe_episodes(episodes: list[Episode]) -> str:
-    """Render recalled episodes, best first."""
-    if not episodes:
-        return "Nothing in memory matches."
-    return "\n".join([f"{len(episodes)} episode(s), best first:", *(f"- {episode_line(e)}" for e in episodes)])
-
-
-def fact_line(fact: Fact) -> str:
-    """One fact as ``[id] statement (confidence, status, validity)``."""
-    notes = [f"confidence {fact.confidence:.2f}"]
-    if fact.status != "active":
-        notes.append(fact.status)
-    if fact.valid_from or fact.valid_to:
-        notes.append(f"valid {fact.valid_from or '?'} to {fact.valid_to or 'now'}")
-    return f"[{fact.id}] {fact.sentence()} ({', '.join(notes)})"
-
-
-def episode_line(episode: Episode) -> str:
-    """One episode as ``[id] speaker (session, time): text``, the text cut to a readable length."""
-    text = " ".join(episode.text.split())
-    if len(text) > EPISODE_TEXT_LIMIT:
-        text = text[: EPISODE_TEXT_LIMIT - 1] + "…"
-    when = f", {episode.time}" if episode.time else ""
-    return f"[{episode.id}] {episode.speaker} (session {episode.session_id}{when}): {text}"
