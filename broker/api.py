@@ -21,6 +21,7 @@ from broker.reviews import ReviewDesk
 from language.names import normalize_name
 from language.pronouns import resolve_first_person
 from nodes.rank_episodes import reciprocal_rank_fusion
+from nodes.retrieve_evidence import decay
 from nodes.review_conflicts import parse_decision
 from schemas.context import Context
 from schemas.models import (
@@ -38,6 +39,7 @@ from schemas.models import (
 )
 from schemas.state import AnswerInput, IngestInput
 from store import GraphStore
+from store.base import now_ms
 
 __all__ = ["Broker", "reciprocal_rank_fusion"]
 
@@ -130,14 +132,20 @@ class Broker:
         return rank_episodes(self.store, embeddings, scope, question, list(anchors.values()), k=k)
 
     def facts(self, entity: str | None = None, agent_id: str | None = None, limit: int = 1000) -> list[Fact]:
-        """List stored facts, optionally only those about one entity (any spelling of its name)."""
+        """List stored facts, optionally only those about one entity (any spelling of its name).
+
+        Confidence is as of now: plans, prices and statuses have decayed with age, as in answers.
+        """
         scope = request_scope(agent_id, self.context)
         if not entity:
-            return self.store.list_facts(scope, None, limit)
-        # A name may denote several entities (苹果 the fruit, 苹果公司) or a merged alias (北大).
-        keys = self.store.entity_keys_for_name(scope, normalize_name(entity)) or [normalize_name(entity)]
-        found = {fact.id: fact for key in keys for fact in self.store.list_facts(scope, key, limit)}
-        return sorted(found.values(), key=lambda fact: (fact.created_at or 0, fact.id))[:limit]
+            listed = self.store.list_facts(scope, None, limit)
+        else:
+            # A name may denote several entities (苹果 the fruit, 苹果公司) or a merged alias (北大).
+            keys = self.store.entity_keys_for_name(scope, normalize_name(entity)) or [normalize_name(entity)]
+            found = {fact.id: fact for key in keys for fact in self.store.list_facts(scope, key, limit)}
+            listed = sorted(found.values(), key=lambda fact: (fact.created_at or 0, fact.id))[:limit]
+        now = now_ms()
+        return [decay(fact, now, self.context.decay_half_life_days) for fact in listed]
 
     def entities(self, agent_id: str | None = None, limit: int = 1000) -> list[Entity]:
         """List stored entities, most mentioned first."""

@@ -189,7 +189,10 @@ def conflicts(
     if not found:
         stdout.print("No conflicts.")
         return
-    table = Table("id", "status", "kind", "old", "new", "decision", "reason")
+    table = Table()
+    table.add_column("id", no_wrap=True, min_width=len(found[0].id))  # resolve needs it whole
+    for heading in ("status", "kind", "old", "new", "decision", "reason"):
+        table.add_column(heading, overflow="fold")
     for conflict in found:
         table.add_row(
             conflict.id,

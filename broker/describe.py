@@ -39,6 +39,8 @@ def fact_line(fact: Fact) -> str:
     notes = [f"confidence {fact.confidence:.2f}"]
     if fact.status != "active":
         notes.append(fact.status)
+    if fact.schedule:
+        notes.append(fact.schedule)
     if fact.valid_from or fact.valid_to:
         notes.append(f"valid {fact.valid_from or '?'} to {fact.valid_to or 'now'}")
     return f"[{fact.id}] {fact.sentence()} ({', '.join(notes)})"

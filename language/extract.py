@@ -65,7 +65,7 @@ from dataclasses import dataclass, field
 from language import english
 from language import types as _types
 from language.filters import is_non_factual
-from language.segment import detect_language, has_cjk, is_punct
+from language.segment import detect_language, fold_width, has_cjk, is_punct
 from schemas.models import Quintuple
 
 CLEAR = 0.9
@@ -126,6 +126,7 @@ class Draft:
     negated: bool = False
     confidence: float = FALLBACK
     valid_from: str | None = None
+    schedule: str | None = None
     subject_pos: str | None = None
     object_pos: str | None = None
     subject_type: str | None = None
@@ -223,6 +224,7 @@ def finish(draft: Draft, sentence: str, ctx: Context) -> list[Quintuple]:
                 confidence=item.confidence,
                 negated=item.negated,
                 valid_from=item.valid_from,
+                schedule=item.schedule,
                 source_span=sentence.strip(),
             )
         )
@@ -244,6 +246,7 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
     # Imported here because both modules import helpers from this one.
     from language import extract_en, extract_zh
 
+    text = fold_width(text)  # ＤｅｅｐＳｅｅｋ is DeepSeek
     me = speaker.strip() if speaker and speaker.strip() else "user"
     ctx = Context(me=me, speaker_given=bool(speaker and speaker.strip()))
     seen: set[tuple[str, str, str, bool]] = set()

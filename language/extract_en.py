@@ -33,10 +33,21 @@ which is what the hints in ``language.types`` are written for.
 
 Phrasal verbs keep all their particles ("grew up in Texas", "hangs out with
 Tom"); a gerund keeps the preposition its verb takes ("enjoys listening to
-jazz"). Frequency phrases ("every morning", "twice a week") end an object and
-are dropped. Without an object an activity verb gives an ability ("can", "swim")
-or a habit ("does", "running"), an event participle its date ("married in",
-"June 2016"), and a wish ("want", "hope", "would like") nothing at all.
+jazz"). Frequency phrases and clock times ("every Saturday morning", "twice a
+week", "at 7 am") end an object and become the fact's ``valid_from``, which is
+what "when" questions are answered from. Without an object an activity verb gives
+an ability ("can", "swim") or a habit ("does", "running"), an event participle its
+date ("married in", "June 2016"), and a wish ("want", "hope", "would like")
+nothing at all. A relational noun after "be" is the relation: "is an expert in
+Rust" -> (expert in, Rust), "is a big fan of jazz" -> (a big fan of, jazz).
+
+Changes of state give the old value negated under the same key as the new one,
+so the new fact can supersede it: "stopped using Slack" / "gave up Photoshop" ->
+(use, ..., negated), "quit my job at Deloitte" -> (work at, Deloitte, negated),
+and a second clause with its own subject is read too ("... and now I use
+Discord", ", she now uses Discord"; she is the subject of the clause before). A
+tool a thing is made with is a tool used: "building a plugin system with
+Wasmtime" also gives (uses, Wasmtime).
 """
 
 from __future__ import annotations
@@ -47,6 +58,7 @@ from dataclasses import dataclass, field
 from language import english as en
 from language import types as _types
 from language.extract import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Context, Draft, clean_name
+from language.predicates import PREDICATE_LEXICON, predicate_key
 
 # fmt: off
 SUBJECT_PRONOUNS = {
@@ -115,6 +127,32 @@ _TIME_UNITS = {
     "day", "morning", "afternoon", "evening", "night", "week", "weekend", "month", "year", "summer", "winter",
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekday", "hour",
 }
+_NUMBER_WORDS = {"two", "three", "four", "five", "six", "few", "couple"}
+# Verbs that end a habit or use: "stopped using Slack" is a negated "use Slack".
+CESSATION_VERBS = {"stop", "quit", "cease"}
+# Objects whose place is the employer: "quit my job at Deloitte" -> no longer works at Deloitte.
+JOB_NOUNS = {"job", "position", "role", "post", "internship"}
+# Verbs of making whose "with <tool>" is an instrument: "build a plugin system with Wasmtime"
+# uses Wasmtime. After these software and data verbs any unknown name is taken for a tool ...
+TOOL_VERBS = {
+    "build", "develop", "code", "program", "implement", "deploy", "prototype", "script", "automate",
+    "refactor", "debug", "migrate", "host", "train", "render", "visualise", "visualize", "plot", "test",
+    "ship", "compile", "analyse", "analyze", "process", "track", "monitor", "generate", "edit", "store",
+}
+# ... after these, done with people as often, only a known tool or language is ("write it with Tom").
+MAKING_VERBS = TOOL_VERBS | {
+    "write", "make", "create", "design", "draw", "paint", "record", "compose", "produce", "model", "run",
+    "manage", "schedule", "organise", "organize", "publish", "fix", "solve", "launch", "rewrite",
+}
+# Nouns after "is (a)" that relate the subject to what follows: "an expert in Rust", "a fan of jazz".
+RELATIONAL_NOUNS = {
+    "expert", "specialist", "fan", "lover", "enthusiast", "member", "master", "beginner", "novice", "veteran",
+    "native", "regular", "addict", "devotee", "admirer", "supporter", "user", "pro", "connoisseur", "buff",
+}
+_CLOCK = re.compile(r"^\d{1,2}(?:am|pm)?$", re.IGNORECASE)
+_TOOLISH = {_types.TOOL, _types.LANGUAGE}
+_RELATIONAL_PREPS = {"in", "of", "at", "on", "with", "for", "about"}
+_MERIDIEM = {"am", "pm", "a.m", "p.m", "o'clock"}
 # fmt: on
 
 
@@ -136,6 +174,9 @@ class State:
     hedged: bool = False
     implied: bool = False
     irrealis: bool = False  # a wish was stated ("I want to ..."): what continues it is no fact
+    persons: set[str] = field(default_factory=set)  # names he/she was found to refer to
+    objects: list[str] = field(default_factory=list)  # what the clause before was about
+    first_person: bool = False  # the clause before had "I" as its subject
 
 
 # --- small helpers -----------------------------------------------------------------------
@@ -154,8 +195,29 @@ def _is_adverb(word: str) -> bool:
     )
 
 
+def _clock_at(ws: list[str], i: int) -> int:
+    """Return the end of a clock time at ``i`` ("at 7 am", "around 6:30", "at noon"), or ``i``."""
+    j = i + 1 if _lw(ws, i) in {"at", "around", "by", "before", "after", "until", "till"} else i
+    if _lw(ws, j) in {"noon", "midnight"}:
+        return j + 1 if j > i else i
+    if not _CLOCK.match(_lw(ws, j)):
+        return i
+    end = j + 1
+    minutes = _lw(ws, end) == ":" and _lw(ws, end + 1)[:2].isdigit()
+    if minutes:
+        end += 2
+    if _lw(ws, end) in _MERIDIEM:
+        end += 1
+    elif not (minutes or _lw(ws, end - 1).endswith(("am", "pm"))):
+        return i  # a bare number ("at 7") may be an age, a count or an address
+    return end
+
+
 def _time_at(ws: list[str], i: int) -> int:
-    """Return the end of a time phrase starting at ``i`` ("in 2020", "last year"), or ``i``."""
+    """Return the end of a time phrase starting at ``i`` ("in 2020", "last year", "at 7 am"), or ``i``."""
+    clock = _clock_at(ws, i)
+    if clock > i:
+        return clock
     for m in range(min(5, len(ws) - i), 0, -1):
         phrase = " ".join(ws[i : i + m])
         if _types.is_time(phrase) and not (m == 1 and ws[i].lower() in {"may", "march", "today"} and i > 0):
@@ -166,20 +228,24 @@ def _time_at(ws: list[str], i: int) -> int:
 def _frequency_at(ws: list[str], i: int) -> int:
     """Return the end of a frequency phrase at ``i`` ("every morning", "twice a week"), or ``i``."""
     w0, w1, w2 = _lw(ws, i), _lw(ws, i + 1), _lw(ws, i + 2)
+    end = i
     if w0 in {"every", "each"}:
         if w1.rstrip("s") in _TIME_UNITS:
-            return i + 2
-        if w1 in {"other", "single"} and w2.rstrip("s") in _TIME_UNITS:
-            return i + 3
-    if (w0 in {"once", "twice"} or w1 == "times") and (w1 in {"a", "per"} or w2 in {"a", "per"}):
+            end = i + 2
+        elif (w1 in {"other", "single"} or w1.isdigit() or w1 in _NUMBER_WORDS) and w2.rstrip("s") in _TIME_UNITS:
+            end = i + 3
+    elif (w0 in {"once", "twice"} or w1 == "times") and (w1 in {"a", "per"} or w2 in {"a", "per"}):
         j = i + (2 if w0 in {"once", "twice"} else 3)
         if _lw(ws, j).rstrip("s") in _TIME_UNITS:
-            return j + 1
-    if w0 == "on" and w1.endswith("s") and w1.rstrip("s") in _TIME_UNITS:
-        return i + 2  # "on weekends", "on Mondays"
-    if w0 == "at" and w1 in {"night", "weekends"}:
-        return i + 2
-    return i
+            end = j + 1
+    elif w0 == "on" and w1.endswith("s") and w1.rstrip("s") in _TIME_UNITS:
+        end = i + 2  # "on weekends", "on Mondays"
+    elif w0 == "at" and w1 in {"night", "weekends"}:
+        end = i + 2
+    # "every Saturday morning", "on Sunday evenings": one phrase.
+    while end > i and _lw(ws, end).rstrip("s") in _TIME_UNITS:
+        end += 1
+    return end
 
 
 def _is_verbish(word: str) -> bool:
@@ -314,6 +380,8 @@ def _appositive(head: str) -> tuple[str, str] | None:
     kind = parts[:k]
     if any(en.is_capitalised(p) or not p.replace("-", "").isalpha() for p in kind):
         return None
+    if kind[-1].lower() in en.PREPOSITIONS:
+        return None  # "my meeting with Tom" is a meeting, not a person called Tom
     return " ".join(kind).lower(), " ".join(parts[k:])
 
 
@@ -393,6 +461,8 @@ def _subject_end(ws: list[str], i: int) -> int:
             after_det = prev.lower() in NOUN_DETERMINERS or en.possessive_owner(prev) is not None
             if lw in en.BE_FORMS | en.DO_FORMS | en.HAVE_FORMS | en.MODALS | en.HEDGES | {"not", "never"}:
                 break
+            if lw == "no" and _lw(ws, j + 1) == "longer":
+                break  # "Quinn no longer uses Slack": the negation starts the verb group
             if not after_det and lw in en.ADVERBS:
                 break
             if not en.is_capitalised(w) and not after_det:
@@ -472,14 +542,29 @@ def _take_object(ws: list[str], k: int) -> int:
 
 
 def _skip_tail(ws: list[str], j: int, state: State) -> tuple[int, str | None]:
-    """Skip trailing prepositional phrases and times after an object; return a time if any."""
+    """Skip trailing prepositional phrases and times after an object; return a time if any.
+
+    How often counts as when: "I go swimming every Saturday morning" keeps "every
+    Saturday morning", which is what a "when" question is answered from. Adjacent
+    phrases stay together ("every day at 7 am"); a date elsewhere wins over a frequency.
+    """
     found: str | None = None
+    found_end = -1
+    frequency = False
     n = len(ws)
     while j < n:
         end = _time_at(ws, j)
+        is_frequency = end == j and _frequency_at(ws, j) > j
+        if is_frequency:
+            end = _frequency_at(ws, j)
         if end > j:
-            found = " ".join(ws[j:end])
-            j = end
+            phrase = " ".join(ws[j:end])
+            if found and found_end == j:
+                found = f"{found} {phrase}"
+            elif found is None or (frequency and not is_frequency):
+                found = phrase
+                frequency = is_frequency
+            found_end = j = end
             continue
         lw = ws[j].lower()
         if lw in {"now", "anymore", "too", "either", "again", "already", "though", "a", "lot", "any", "more"}:
@@ -487,9 +572,6 @@ def _skip_tail(ws: list[str], j: int, state: State) -> tuple[int, str | None]:
             continue
         if _is_adverb(ws[j]):
             j += 1
-            continue
-        if _frequency_at(ws, j) > j:
-            j = _frequency_at(ws, j)
             continue
         if lw in NAMING_WORDS:
             j = _take_object(ws, j + 1)
@@ -499,6 +581,25 @@ def _skip_tail(ws: list[str], j: int, state: State) -> tuple[int, str | None]:
             continue
         break
     return j, found
+
+
+def _instruments(objects: list[str], base: str, ctx: Context) -> bool:
+    """Whether the names after "with" are tools or languages rather than company.
+
+    After a software verb they are typed as the object of "use" (an unknown
+    capitalised name is then a tool); after other making verbs only a known tool or
+    language counts. A known person ("with Tom", "with my sister", someone named
+    earlier) is company either way.
+    """
+    people = {ctx.me, ctx.last_person, *ctx.named.values()}
+    hint = "use" if base in TOOL_VERBS else None
+    return bool(objects) and all(
+        obj not in people
+        and "'s " not in obj
+        and _types.guess_type(obj) != _types.PERSON
+        and _types.guess_type(obj, None, hint) in _TOOLISH
+        for obj in objects
+    )
 
 
 def _tail_relations(
@@ -511,11 +612,16 @@ def _tail_relations(
     state: State,
     valid_from: str | None,
     ctx: Context,
+    head: str = "",
 ) -> list[Draft]:
     """Facts carried by prepositional phrases after the object.
 
     "Emma studied physics at Oxford" also says (Emma, studied at, Oxford); only
-    named objects count, so "use Slack at work" adds nothing.
+    named objects count, so "use Slack at work" adds nothing. Two readings depend on
+    the verb: leaving a job at a place ends working there ("quit my job at Deloitte"
+    -> (work at, Deloitte, negated)), and a tool made with is a tool used ("building
+    a plugin system with Wasmtime" -> (uses, Wasmtime)). ``head`` is the last word of
+    the object.
     """
     drafts: list[Draft] = []
     verb = predicate.split(" ")[0]
@@ -532,13 +638,46 @@ def _tail_relations(
             if named:
                 conf = _confidence(base, state)
                 objects = _object_names(obj_words, ctx)
-                drafts += _emit(
-                    subjects, f"{verb} {lw}", objects, neg, min(conf, FALLBACK), valid_from, ctx, f"{base} {lw}"
-                )
+                if base in CESSATION_VERBS | {"leave"} and head in JOB_NOUNS and lw in {"at", "with", "for"}:
+                    wording = f"work {lw}" if not neg else f"works {lw}"
+                    drafts += _emit(subjects, wording, objects, not neg, conf, valid_from, ctx, f"work {lw}")
+                elif lw == "with" and base in MAKING_VERBS and _instruments(objects, base, ctx):
+                    wording = "use" if neg else ("used" if verb == en.past_tense(base) else "uses")
+                    drafts += _emit(subjects, wording, objects, neg, min(conf, FALLBACK), valid_from, ctx, "use")
+                else:
+                    drafts += _emit(
+                        subjects, f"{verb} {lw}", objects, neg, min(conf, FALLBACK), valid_from, ctx, f"{base} {lw}"
+                    )
             j = max(stop, j + 1)
         else:
             j += 1
     return drafts
+
+
+def _relational_noun(ws: list[str], k: int) -> tuple[str, int] | None:
+    """Read "(a) [adjectives] <relational noun> <preposition>" at ``k`` after a "be".
+
+    Returns the predicate and the index of the object, or None. The predicate keeps
+    the wording ``language.predicates`` knows when there is one ("a big fan of" is
+    ``likes``, "expert in" is ``skilled_in``); otherwise it is the noun and its
+    preposition ("member of"), so that adjectives do not split one relation into many.
+    """
+    j = k + 1 if _lw(ws, k) in {"a", "an"} else k
+    first = j
+    while j < len(ws) and j - first < 3 and _lw(ws, j) not in RELATIONAL_NOUNS:
+        w = ws[j]
+        if en.is_capitalised(w) or not w.replace("-", "").isalpha() or w.lower() in en.STOPWORDS:
+            return None
+        j += 1
+    prep = _lw(ws, j + 1)
+    if _lw(ws, j) not in RELATIONAL_NOUNS or prep not in _RELATIONAL_PREPS or _time_at(ws, j + 1) > j + 1:
+        return None
+    words = [w.lower() for w in ws[k : j + 2]]
+    noun_and_prep = f"{words[-2]} {prep}"
+    for wording in (" ".join(words), " ".join(words[first - k :]), noun_and_prep):
+        if predicate_key(wording) in PREDICATE_LEXICON:
+            return wording, j + 2
+    return noun_and_prep, j + 2
 
 
 def _verb_as_written(word: str, base: str, be: str | None, have: str | None) -> str:
@@ -635,8 +774,43 @@ def _emit(
     return drafts
 
 
+def _event_with(
+    owner: str, attr: str, obj_words: list[str], when: str | None, neg: bool, conf: float, ctx: Context
+) -> list[Draft]:
+    """A dated event shared with someone: "My meeting with Tom is on Friday" -> (me, meeting with, Tom).
+
+    The date says when the event is, so it goes to ``valid_from``; it is no value of the
+    event, and certainly not of Tom.
+    """
+    words = attr.split()
+    lowered = [w.lower() for w in words]
+    if "with" not in lowered[1:-1] or not obj_words or _time_at(obj_words, 0) != len(obj_words):
+        return []
+    m = lowered.index("with")
+    if any(en.is_capitalised(w) for w in words[:m]):
+        return []
+    return [
+        Draft(
+            owner,
+            " ".join(lowered[: m + 1]),
+            name,
+            negated=neg,
+            confidence=conf,
+            valid_from=when or " ".join(obj_words),
+            subject_type=_types.PERSON if owner == ctx.me else None,
+        )
+        for name in _object_names(words[m + 1 :], ctx)
+    ]
+
+
 def _copula(
-    subj_words: list[str], subjects: list[Subject], obj_words: list[str], neg: bool, state: State, ctx: Context
+    subj_words: list[str],
+    subjects: list[Subject],
+    obj_words: list[str],
+    neg: bool,
+    state: State,
+    ctx: Context,
+    when: str | None = None,
 ) -> list[Draft]:
     conf = _confidence("be", state, clear=True)
     objects = [obj for obj in _object_names(obj_words, ctx) if obj.lower() not in STATE_WORDS]
@@ -645,6 +819,9 @@ def _copula(
     split = _owner_split(subj_words, ctx) if subj_words else None
     if split and _appositive(split[1]):
         split = None  # "My dog Rex is three": about Rex (the subject already), not an attribute
+    event = _event_with(*split, obj_words, when, neg, conf, ctx) if split else []
+    if event:
+        return event
     if split and split[1].lower() == "name" and "'s " in split[0]:
         # "My cat's name is Whiskers" -> (me, cat, Whiskers), like "my cat is called Whiskers".
         owner, _, kind = split[0].partition("'s ")
@@ -778,13 +955,19 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                 # "My birthday is on March 3rd": the date is the value, as in "is March 3rd".
                 end = _time_at(ws, k)
                 date_words = ws[k + 1 : end]
+                when = " ".join(ws[k:end])
                 k, _ = _skip_tail(ws, end, state)
-                drafts += _copula(subj_words, subjects, date_words, neg, state, ctx)
+                drafts += _copula(subj_words, subjects, date_words, neg, state, ctx, when)
                 break
             elif lw in en.PARTICLES and lw not in {"of", "as", "by", "like"}:
                 # "is from" -> come from; "has been to" -> go to; else "be in", "be at" ...
                 predicate = {"from": "come from", "to": "go to"}.get(lw, f"be {lw}")
                 k += 1
+                clear = True
+                base = predicate
+            elif relational := _relational_noun(ws, k):
+                # "Leo is an expert in Rust" -> (Leo, expert in, Rust), not (Leo, is, expert).
+                predicate, k = relational
                 clear = True
                 base = predicate
             elif (
@@ -832,6 +1015,18 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                     if base in {"think", "guess", "believe", "feel"}:
                         state.hedged = True
                     return drafts + _read_clause(ws[start:], state, ctx)
+            ceased = base in CESSATION_VERBS or (base == "give" and _lw(ws, k) == "up")
+            after = k + 1 if base == "give" else k
+            if ceased and after < n and en.is_gerund(ws[after]):
+                # "stopped using Slack", "gave up smoking": the gerund is what is no longer
+                # done, so it is the relation, negated ("never stopped using Vim" still uses it).
+                neg = not neg
+                lw = base = en.lemma(ws[after])
+                predicate = base if neg else en.third_person(base)
+                clear = True
+                be = have = None
+                k = after + 1
+                ceased = False
             gerund = False
             complement = ""
             if k < n and en.is_gerund(ws[k]):
@@ -896,6 +1091,10 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
         tail_start = end
         k, tail_time = _skip_tail(ws, end, state)
         objects = _object_names(obj_words, ctx)
+        if not be and ceased and objects and all(_types.guess_type(o) in _TOOLISH for o in objects):
+            # "I gave up Photoshop", "quit Slack": no longer uses it.
+            neg = not neg
+            predicate, base, clear = ("use" if neg else "uses"), "use", True
         conf = _confidence(base, state, clear=clear)
         valid = tail_time or valid_from
         is_activity = False
@@ -910,8 +1109,11 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
             if is_activity and draft.object in objects:
                 draft.object_type = _types.ACTIVITY
         drafts += produced
-        if objects and not be:
-            drafts += _tail_relations(ws, tail_start, k, subjects, predicate, neg, state, valid, ctx)
+        if objects and (not be or en.is_gerund(lw)):
+            # Not after a passive or copula ("born in Seattle in 2019"); a progressive is
+            # an ordinary verb ("is building a plugin system with Wasmtime").
+            head = obj_words[-1].lower() if obj_words else ""
+            drafts += _tail_relations(ws, tail_start, k, subjects, predicate, neg, state, valid, ctx, head)
         if not _continues(ws, k):
             break
         k += 1
@@ -992,7 +1194,7 @@ def _read_clause(ws: list[str], state: State, ctx: Context) -> list[Draft]:
     n = len(ws)
     while i < n:
         lw = ws[i].lower()
-        end = _time_at(ws, i)
+        end = max(_time_at(ws, i), _frequency_at(ws, i))  # "In 2019, ...", "Every morning I ..."
         if end > i and not (end < n and ws[end].lower() in en.BE_FORMS):
             state.valid_from = " ".join(ws[i:end])
             i = end
@@ -1015,7 +1217,21 @@ def _read_clause(ws: list[str], state: State, ctx: Context) -> list[Draft]:
         return []
     end = _subject_end(ws, i)
     subj_words = ws[i:end]
+    if len(subj_words) == 1 and subj_words[0].lower() in {"he", "she"} and len(state.subjects) == 1:
+        # "Quinn no longer uses Slack, she now uses Discord": she is the subject of the
+        # clause before, even when the name is not a known given name.
+        previous = state.subjects[0].name
+        if (
+            not state.first_person
+            and all(en.is_capitalised(w) and w.isalpha() for w in previous.split())
+            and _types.guess_type(previous) in {_types.PERSON, _types.CONCEPT}
+            # "Acme hired Tom, he ...": a known person in between is the likelier referent.
+            and not any(_types.guess_type(obj) == _types.PERSON for obj in state.objects)
+        ):
+            ctx.last_person = previous
+            state.persons.add(previous)
     if subj_words:
+        state.first_person = len(subj_words) == 1 and subj_words[0].lower() in en.FIRST_PERSON
         subjects = _subjects(subj_words, ctx)
         if not subjects:
             return []
@@ -1046,10 +1262,28 @@ def _looks_like_clause(ws: list[str], i: int) -> bool:
 
 
 def _starts_clause(ws: list[str], i: int) -> bool:
-    """Whether a new clause with its own subject pronoun starts at ``i``."""
+    """Whether a new clause with its own subject pronoun starts at ``i`` ("and now I use ...")."""
     if _lw(ws, i) in {"and", "but", "so"}:
         i += 1
+    while i < len(ws) and _lw(ws, i) in {"now", "then", "today", "nowadays", "currently", "later"}:
+        i += 1
     return _lw(ws, i) in {"i", "he", "she", "we", "they"} and i + 1 < len(ws)
+
+
+def _and_starts_clause(ws: list[str], i: int, current: list[str]) -> bool:
+    """Whether "and" at ``i`` joins a second clause with its own subject and verb.
+
+    "I left Deloitte and now I work at KPMG": the clause before has its verb already,
+    and a pronoun plus verb follows. "My brother and I both love hiking" has no verb
+    before "and", so there "and I" is part of the subject.
+    """
+    if not _starts_clause(ws, i) or not any(_is_verbish(w) for w in current[1:]):
+        return False
+    j = i + 1
+    while _lw(ws, j) not in {"i", "he", "she", "we", "they"}:
+        j += 1
+    nxt = ws[j + 1]
+    return _is_verbish(nxt) or _is_adverb(nxt) or nxt.lower() in en.HEDGES
 
 
 def _clauses(ws: list[str]) -> list[list[str]]:
@@ -1072,7 +1306,7 @@ def _clauses(ws: list[str]) -> list[list[str]]:
             out.append([])
             skipping = False
             continue
-        if w == ";" or (w == "," and _starts_clause(ws, i + 1)):
+        if w == ";" or (w == "," and _starts_clause(ws, i + 1)) or (lw == "and" and _and_starts_clause(ws, i, out[-1])):
             # "I don't use Python any more, I moved to Node.js": a comma splice.
             out.append([])
             skipping = False
@@ -1083,6 +1317,24 @@ def _clauses(ws: list[str]) -> list[list[str]]:
             continue
         out[-1].append(w)
     return [c for c in out if c]
+
+
+# "switched from Slack (to Discord)": Slack is no longer used; "moved from Boston": no longer lived in.
+_LEFT_BEHIND = {"switch from": "use", "change from": "use", "migrate from": "use", "move from": "live in"}
+
+
+def _is_schedule(phrase: str) -> bool:
+    """Whether a time phrase says when something recurs (every Saturday morning, at 7 am), not since when."""
+    ws = phrase.split(" ")
+    return _frequency_at(ws, 0) > 0 or _clock_at(ws, 0) > 0 or bool(re.match(r"on \w+days\b", phrase.lower()))
+
+
+def _leaving_says_no_longer(draft: Draft) -> None:
+    """Turn "switched from X" into "does not use X", so the change retires the old fact."""
+    verb, _, preposition = draft.predicate.partition(" ")
+    meaning = _LEFT_BEHIND.get(f"{en.lemma(verb)} {preposition}")
+    if meaning and not draft.negated:
+        draft.predicate, draft.negated = meaning, True
 
 
 def read_sentence(sentence: str, ctx: Context) -> list[Draft]:
@@ -1102,5 +1354,16 @@ def read_sentence(sentence: str, ctx: Context) -> list[Draft]:
     state = State(subjects=[])
     drafts: list[Draft] = []
     for clause in _clauses(ws):
-        drafts += _read_clause(clause, state, ctx)
+        read = _read_clause(clause, state, ctx)
+        state.objects = [draft.object for draft in read]
+        drafts += read
+    for draft in (d for top in drafts for d in (top, *top.extras)):
+        _leaving_says_no_longer(draft)
+        if draft.valid_from and _is_schedule(draft.valid_from):
+            draft.schedule, draft.valid_from = draft.valid_from, None
+        # A name he/she referred to is a person, though no gazetteer knows it.
+        if draft.subject in state.persons and draft.subject_type in {None, _types.CONCEPT}:
+            draft.subject_type = _types.PERSON
+        if draft.object in state.persons and draft.object_type in {None, _types.CONCEPT}:
+            draft.object_type = _types.PERSON
     return drafts

@@ -17,6 +17,15 @@ dictionary noun; activity verbs (跑步, 游泳) without an object become habits
 cooking verb (番茄 + 炒 + 蛋) are glued back. A clause without a subject inherits
 the previous clause's subject, or the speaker; after a wish (希望, 想要) nothing
 that continues it is read.
+
+More corrections: frequencies and clock times (每周六, 每个月, 七点) are adverbs,
+never part of the subject, and not a ``valid_from`` either (that says since when);
+每个人 is everyone, not the speaker; school and company names jieba cuts before their
+head are glued (实验 + 小学, 杭州 + 第二 + 中学). Studying at a school is 就读于
+(在复旦大学读书 -> (S, 就读于, 复旦大学)); at a city the verb stays (在杭州上学 ->
+(S, 上学, 杭州)). An attribute noun straight after its owner is the predicate:
+我老家在湖南长沙 / 我老家是长沙 -> (S, 老家, ...), and 我的工作是护士 ->
+(S, 职业, 护士), since the verb 工作 would read "works at".
 """
 
 from __future__ import annotations
@@ -33,7 +42,7 @@ from language.segment import has_cjk, is_latin, is_punct, join_words, pos_tag, w
 FIRST_PERSON = {"我", "俺", "本人", "咱"}
 THIRD_PERSON = {"他", "她"}
 UNRESOLVABLE = {"它", "他们", "她们", "它们", "你", "您", "你们", "这", "那", "这个", "那个",
-                "这些", "那些", "其", "此", "大家", "别人", "有人", "谁", "什么", "哪"}
+                "这些", "那些", "其", "此", "大家", "别人", "有人", "谁", "什么", "哪", "每个人", "每人"}
 DEMONSTRATIVES = ("这个", "那个", "这些", "那些", "这家", "那家", "这位", "那位", "这款", "那款", "该")
 NEGATIONS = {"不", "没", "没有", "不再", "从不", "从来不", "从没", "从没有", "从来没有", "并不",
              "并没有", "再也不", "未", "从未", "不曾", "没再", "别", "甭", "不会再", "不太", "不怎么", "不大"}
@@ -70,7 +79,7 @@ VERB_WORDS = {
     "离开", "辞职", "退出", "结婚", "喝", "吃", "写", "学", "教", "做", "有", "去", "来", "当",
     "担任", "成为", "迷上", "爱上", "改用", "换成", "坐", "开", "玩", "看", "听", "读",
     "部署", "安装", "运行", "托管", "转向", "发布", "推出", "收购", "投资", "编辑", "处理", "管理", "分析",
-    "记录", "剪辑", "设计",
+    "记录", "剪辑", "设计", "读书", "上学", "念书", "读研", "读博", "求学",
 }
 # Verbs whose complement may be a bare activity verb (喜欢游泳, 会开车).
 CATENATIVES = {"喜欢", "爱", "讨厌", "去", "想", "要", "会", "开始", "学", "学会", "打算", "享受", "热爱",
@@ -78,7 +87,8 @@ CATENATIVES = {"喜欢", "爱", "讨厌", "去", "想", "要", "会", "开始", 
                "不再", "爱上", "迷上"}
 # Objectless verbs whose place/organisation comes in a 在-phrase (在X工作).
 LOCATIVE_VERBS = {"工作", "上班", "任教", "学习", "读书", "生活", "住", "实习", "长大", "出生",
-                  "发展", "创业", "研究", "就读", "任职", "就职", "教书", "定居", "居住", "念书"}
+                  "发展", "创业", "研究", "就读", "任职", "就职", "教书", "定居", "居住", "念书",
+                  "上学", "读研", "读博", "求学"}
 # Relation verbs clear enough to earn full confidence.
 CLEAR_VERBS = {
     "是", "住在", "居住在", "生活在", "来自", "毕业于", "出生于", "出生在", "生于", "位于", "总部位于",
@@ -120,6 +130,25 @@ EVENT_VERBS = {"结婚", "离婚", "订婚", "退休", "毕业", "出生", "分�
 SYMMETRIC_EVENTS = {"结婚", "离婚", "订婚", "分手", "相识", "相遇", "认识"}
 # Wishes are not facts: 我希望以后住在海边 / 我想要一台新电脑 state nothing yet.
 WISH_VERBS = {"希望", "想要", "想", "盼望", "渴望", "期望", "梦想", "巴不得", "但愿", "真想", "好想"}
+# Studying somewhere: 在复旦大学读书 -> (S, 就读于, 复旦大学) when the place is a school.
+STUDY_VERBS = {"读书", "上学", "念书", "读研", "读博", "求学"}
+STUDIES_AT = "就读于"
+# Attribute nouns whose value follows 是 (我老家是长沙, 我生日是5月3日): the owner has
+# the attribute, the value is its object; with 在 only those whose value is a place
+# (我老家在湖南长沙 -> (S, 老家, 湖南长沙); 我公司在望京 only says where the company is).
+ATTRIBUTE_NOUNS = {
+    "老家", "家乡", "故乡", "籍贯", "出生地", "户籍", "住址", "地址", "生日", "年龄", "学校", "母校", "公司",
+    "单位", "专业", "邮箱", "电话", "手机号", "工作", "职业", "名字", "星座", "血型", "属相", "爱好", "身高",
+}
+PLACE_ATTRIBUTES = {"老家", "家乡", "故乡", "籍贯", "出生地", "户籍", "住址", "地址"}
+# 每周六 / 每个月 / 每天早上: how often, an adverb (jieba tags some of them as nouns or idioms).
+_EVERY_TIME = re.compile(
+    r"^每(?:个)?(?:天|日|晚|夜|周|星期|礼拜|月|年|季度|周末)"
+    r"[一二三四五六日天末]?(?:早上|早晨|上午|中午|下午|傍晚|晚上)?$"
+)
+_CLOCK_TIME = re.compile(r"^[\d一二三四五六七八九十两]+点(?:半|钟|整|[\d一二三四五六七八九十]+分?)?$")
+# 去一次 / 看两遍: how many times, never the object.
+_VERB_COUNT = re.compile(r"^[\d一二两三四五六七八九十几]+[次趟回遍下]$")
 # Naming verbs: 我的猫叫咪咪, 我女儿名叫李小雨, (一只猫，)名字叫旺财.
 NAMING_VERBS = {"叫", "名叫", "叫做", "取名", "取名叫", "起名叫", "名为"}
 # A dish is one name: 番茄炒蛋, 青椒炒肉, 红烧肉 stays whole.
@@ -152,6 +181,10 @@ def tag(clause: str) -> list[Tok]:
                 toks.append(Tok(tok.w[cut_at:], "v" if tok.w[cut_at:] in VERB_WORDS | _MODALS else tok.f))
         elif tok.w in {"每", "每个"}:
             toks.append(Tok(tok.w, "EVERY"))
+        elif _EVERY_TIME.match(tok.w):
+            toks.append(Tok(tok.w, "d"))  # 每周六: how often, not part of the subject
+        elif _CLOCK_TIME.match(tok.w):
+            toks.append(Tok(tok.w, "t"))  # 七点 / 8点半: a time of day, like 早上
         elif len(tok.w) >= 2 and tok.w.endswith("叫") and tok.f.startswith("v") and _is_noun_word(tok.w[:-1]):
             toks += [Tok(tok.w[:-1], "n"), Tok("叫", "v")]  # 猫叫咪咪 -> 猫 + 叫
         elif len(tok.w) >= 2 and tok.w[0] in "很挺超太真只也都还就才再又" and tok.w[1:] in VERB_WORDS:
@@ -184,6 +217,7 @@ def tag(clause: str) -> list[Tok]:
             toks.append(tok)
     toks = _merge_latin(toks)
     toks = _merge_names(toks)
+    toks = _merge_institutions(toks)
     toks = _merge_times(toks)
     toks = _merge_dishes(toks)
     toks = _merge_every(toks)
@@ -242,6 +276,13 @@ def _merge_every(toks: list[Tok]) -> list[Tok]:
     """每 + 周末 / 个月 -> one frequency adverb (每周末), which says how often, not who."""
     out: list[Tok] = []
     for tok in toks:
+        if out and out[-1].f == "EVERY" and tok.w in {"人", "人都"}:
+            # 每个人: everyone, not the speaker; 我们每个人: each of us, the subject before it.
+            after_subject = len(out) >= 2 and (out[-2].f in {"r", "ME", "NAME", "nr"} or out[-2].f.startswith("n"))
+            out[-1] = Tok(out[-1].w + "人", "d" if after_subject else "r")
+            if tok.w == "人都":
+                out.append(Tok("都", "d"))
+            continue
         if out and out[-1].f == "EVERY" and tok.f in {"t", "m", "q", "n", "TIME", "zg"} and len(tok.w) <= 3:
             out[-1] = Tok(out[-1].w + tok.w, "d")
             continue
@@ -318,6 +359,41 @@ def _merge_names(toks: list[Tok]) -> list[Tok]:
                 tok = Tok(tok.w, "NAME")
         out.append(tok)
         i += 1
+    return out
+
+
+_INSTITUTION_HEADS = {
+    "小学", "中学", "大学", "学院", "学校", "医院", "银行", "幼儿园", "研究所", "研究院", "公司", "集团",
+}  # fmt: skip
+_ORDINAL = re.compile(r"^第[一二三四五六七八九十百\d]+$")
+
+
+def _institution_modifier(tok: Tok) -> bool:
+    if _ORDINAL.match(tok.w):
+        return True
+    return (
+        tok.f in {"n", "vn", "nz", "ns", "j", "nt"}
+        and tok.w not in _types.PERSON_ROLES
+        and tok.w not in ATTRIBUTE_NOUNS
+        and tok.w not in _INSTITUTION_HEADS
+        and not is_latin(tok.w)
+    )
+
+
+def _merge_institutions(toks: list[Tok]) -> list[Tok]:
+    """Glue a school or company name jieba cuts before its head: 实验 + 小学, 第一 + 中学, 杭州 + 第二中学.
+
+    A role or attribute noun before the head is an owner, not a name (我儿子学校).
+    """
+    out: list[Tok] = []
+    for tok in toks:
+        if tok.w in _INSTITUTION_HEADS and out and _institution_modifier(out[-1]):
+            name = out.pop().w + tok.w
+            if _ORDINAL.match(name[: -len(tok.w)]) and out and out[-1].f in {"ns", "nz", "j"}:
+                name = out.pop().w + name  # 杭州 + 第二中学
+            out.append(Tok(name, "nt"))
+            continue
+        out.append(tok)
     return out
 
 
@@ -410,6 +486,8 @@ def _object_names(toks: list[Tok], ctx: Context) -> list[tuple[str, str | None]]
         part = _strip_np(part)
         if not part:
             continue
+        if len(part) == 1 and _VERB_COUNT.match(part[0].w):
+            continue
         if len(part) == 1:
             resolved = _resolve_single(part[0], ctx)
             if resolved:
@@ -429,6 +507,10 @@ class Subject:
     pos: str | None
     extras: list[Draft]
     type: str | None = None
+    # For "owner + attribute noun" subjects (我老家): whose attribute, and which.
+    owner: str | None = None
+    attribute: str | None = None
+    owner_pos: str | None = None
 
 
 def _split_owner(toks: list[Tok]) -> tuple[list[Tok], list[Tok], bool] | None:
@@ -447,8 +529,15 @@ def _split_owner(toks: list[Tok]) -> tuple[list[Tok], list[Tok], bool] | None:
         if _is_name_like(toks[0]) and toks[0].f in {"ME", "NAME", "nr", "nrfg", "r", "x_latin", "nz", "nt", "ns"}:
             return toks[:1], toks[1:], False
         return None
-    # 我妈妈 / 我朋友: a pronoun straight before a role noun is a possessive.
+    # 我妈妈 / 我朋友 / 我老家: a pronoun or name straight before a role or attribute noun is a possessive.
     if toks[0].f in {"ME", "r", "NAME", "nr"} and toks[1].w in _types.PERSON_ROLES:
+        return toks[:1], toks[1:], True
+    # ... but 我们公司 is "our company", a name of its own, so only one person owns an attribute.
+    if (
+        (toks[0].f in {"ME", "NAME", "nr"} or toks[0].w in THIRD_PERSON)
+        and len(toks) == 2
+        and toks[1].w in ATTRIBUTE_NOUNS
+    ):
         return toks[:1], toks[1:], True
     return None
 
@@ -527,7 +616,8 @@ def _subject(toks: list[Tok], ctx: Context) -> list[Subject]:
                 subject_type=_types.PERSON if owner_is_person else None,
             )
         ]
-        return [Subject(name, None, extras, link_type)]
+        attribute = head if head in ATTRIBUTE_NOUNS and not link_type else None
+        return [Subject(name, None, extras, link_type, owner, attribute, _pos(owner_toks))]
     if len(toks) == 1:
         resolved = _resolve_single(toks[0], ctx)
         if resolved is None:
@@ -722,6 +812,8 @@ def _read_copula(toks: list[Tok], k: int, state: State, ctx: Context) -> list[Dr
             return []
         attr_toks = [t for t in rest if t.w != "的"] if direct else rest
         attr = _surface(attr_toks, ctx)
+        if attr == "工作" and all(_types.guess_type(name, pos) != _types.ORGANIZATION for name, pos in obj_parts):
+            attr = "职业"  # 我的工作是护士: the occupation; the verb 工作 would read "works at 护士"
         obj_is_name = all(
             _types.guess_type(name, pos) != _types.CONCEPT or (pos or "") in {"NAME", "nr", "x_latin"}
             for name, pos in obj_parts
@@ -808,8 +900,12 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_
                 pos += 1
             elif tok.f in {"t", "zg"} or tok.w in {"每", "每天", "每周", "每周末", "每年", "每月"}:
                 pass  # 早上 / 每周末: when it happens, not since when.
-            elif tok.w in {"正在", "正", "在"} and nxt is not None and _is_verb(nxt):
-                progressive = True
+            elif (
+                tok.w in {"正在", "正", "在"}
+                and nxt is not None
+                and (_is_verb(nxt) or _is_bare_verb_noun(toks, pos + 1))
+            ):
+                progressive = True  # 在用 / 在读研: doing it now
             elif tok.f == "NEG":
                 if tok.w == "没有" and nxt is not None and not _is_verb(nxt):
                     neg = True
@@ -930,6 +1026,8 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_
             break
         if not obj and loc:
             obj = loc
+            if verbs[-1] in STUDY_VERBS and _is_school(loc):
+                predicate = STUDIES_AT  # 在复旦大学读书: studies at the school
         elif not obj and len(verbs) >= 2 and verbs[0] in CATENATIVES and verbs[-1] not in COMPLEMENTS:
             # 我喜欢游泳 / 我不会开车: the last verb is the activity that is liked.
             predicate = "".join(prefix + verbs[:-1])
@@ -944,7 +1042,10 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_
             if valid_from is None or any(t.w in HABIT_WORDS or t.w.startswith("每") for t in toks[:pos]):
                 predicate = "习惯"
                 obj = [Tok(verbs[-1], "ACT")]
-        if obj:
+        if obj and verbs == ["在"] and all(s.attribute in PLACE_ATTRIBUTES for s in state.subjects):
+            # 我老家在湖南长沙: the place is the value of the owner's attribute.
+            drafts += _emit_attribute(state, obj, neg, _confidence(["是"], state, clear=True), ctx, valid_from)
+        elif obj:
             clear = loc_prep == "在" and verbs[-1] in LOCATIVE_VERBS
             drafts += _emit(state, predicate, obj, neg, _confidence(verbs, state, clear), ctx, valid_from)
         pos = end
@@ -958,6 +1059,46 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_
             or toks[pos].w in CONTINUATIONS
         ):
             break
+    return drafts
+
+
+def _is_bare_verb_noun(toks: list[Tok], i: int) -> bool:
+    """A known verb tagged as a noun with no noun after it (我在读研, 我在工作): a verb, not a place."""
+    tok = toks[i]
+    return tok.f == "vn" and tok.w in VERB_WORDS and (i + 1 >= len(toks) or not _is_nominal(toks[i + 1]))
+
+
+def _is_school(loc: list[Tok]) -> bool:
+    """Whether a 在-phrase names a school or other organisation (复旦大学, 复旦, 北航), not a place."""
+    if len(loc) == 1 and loc[0].f in {"nt", "j"}:
+        return True
+    name = join_words([t.w for t in loc])
+    return _types.guess_type(name, loc[0].f if len(loc) == 1 else None) == _types.ORGANIZATION
+
+
+def _emit_attribute(
+    state: State, obj_toks: list[Tok], neg: bool, conf: float, ctx: Context, valid_from: str | None
+) -> list[Draft]:
+    """(owner, attribute, value) for subjects like 我老家: (小何, 老家, 湖南长沙), no link fact."""
+    drafts: list[Draft] = []
+    for subject in state.subjects:
+        if subject.owner is None or subject.attribute is None:
+            continue
+        for name, pos in _object_names(obj_toks, ctx):
+            drafts.append(
+                Draft(
+                    subject.owner,
+                    subject.attribute,
+                    name,
+                    negated=neg,
+                    confidence=conf,
+                    valid_from=valid_from,
+                    subject_pos=subject.owner_pos,
+                    object_pos=pos,
+                    subject_type=_types.PERSON if subject.owner == ctx.me else None,
+                )
+            )
+        subject.extras = []
     return drafts
 
 
@@ -1203,5 +1344,22 @@ def read_sentence(sentence: str, ctx: Context) -> list[Draft]:
     drafts: list[Draft] = []
     for clause in _CLAUSE_SPLIT.split(text):
         if clause.strip() and not _is_time_clause(clause.strip()):
-            drafts += _read_clause(clause.strip(), state, ctx)
+            read = _read_clause(clause.strip(), state, ctx)
+            schedule = _schedule_of(clause.strip())
+            for draft in (d for top in read for d in (top, *top.extras)) if schedule else ():
+                draft.schedule = draft.schedule or schedule
+            drafts += read
     return drafts
+
+
+def _schedule_of(clause: str) -> str | None:
+    """每周三下午 / 每天晚上七点 / 周末: when the clause's action recurs, as written."""
+    words: list[str] = []
+    for tok in tag(clause):
+        recurring = _EVERY_TIME.match(tok.w) or _CLOCK_TIME.match(tok.w) or tok.w == "天天" or tok.w[:1] == "每"
+        time_of_day = tok.f == "t" and bool(words)  # 早上 after 每周六
+        if recurring or time_of_day or (tok.w in {"周末", "平时", "工作日"} and not words):
+            words.append(tok.w)
+        elif words:
+            break
+    return "".join(words) or None

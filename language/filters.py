@@ -84,7 +84,14 @@ _EN_METAPHOR = re.compile(
     r"|\b(?:is|are|was|were|'s|'re|am)\s+(?:a|an|my|our|the)\s+(?:\w+\s+)?"
     r"(?:rock|sunshine|angel|monster|beast|machine|snake|fox|pig|lion|night owl|"
     r"walking encyclopedia|rockstar|rock star|ninja|wizard|dinosaur|couch potato|"
-    r"shining star|ray of sunshine|volcano|robot)\b"
+    r"shining star|ray of sunshine|volcano|robot|"
+    # Figurative places and states: "my inbox is a black hole", "the office is a zoo".
+    r"black hole|zoo|jungle|circus|gold ?mine|time bomb|dumpster fire|war zone|roller ?coaster|"
+    r"minefield|pressure cooker|train ?wreck|piece of cake|breeze|bottomless pit|sauna|oven|freezer|"
+    r"pigsty|battlefield|ghost town|madhouse|maze)\b"
+    # "a nightmare" only as a verdict: "I had a nightmare" is an event, not a metaphor.
+    r"|\b(?:is|are|was|were|'s|'re|am)\s+(?:a|an)\s+(?:total\s+|complete\s+|absolute\s+|real\s+|living\s+)?"
+    r"nightmare\b"
     r"|\b(?:like a|like an)\s+\w+\s*$",
     re.IGNORECASE,
 )

@@ -18,9 +18,33 @@ from typing import Any
 import numpy as np
 
 from language.english import lemma
+from language.segment import pos_tag
 
 PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
-    "likes": ("喜欢", "爱", "最爱", "喜爱", "热爱", "钟爱", "偏爱", "like", "love", "enjoy", "adore", "prefer"),
+    "likes": (
+        "喜欢",
+        "爱",
+        "最爱",
+        "喜爱",
+        "热爱",
+        "钟爱",
+        "偏爱",
+        "迷上",
+        "like",
+        "love",
+        "enjoy",
+        "adore",
+        "prefer",
+        "a fan of",
+        "a big fan of",
+        "a huge fan of",
+        "fan of",
+        "big fan of",
+        "huge fan of",
+        "fond of",
+        "passionate about",
+        "crazy about",
+    ),
     "likes_eating": ("喜欢吃", "爱吃", "最爱吃", "喜爱吃", "like eating", "love eating", "enjoy eating"),
     "dislikes": ("讨厌", "不喜欢", "厌恶", "hate", "dislike", "detest"),
     "lives_in": (
@@ -40,6 +64,8 @@ PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
         "move to",
         "moved to",
         "relocate to",
+        "live",
+        "reside",
     ),
     "works_at": (
         "在工作",
@@ -52,7 +78,12 @@ PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
         "work at",
         "work for",
         "employed by",
+        "employed at",
+        "employed in",
+        "employed",
+        "work",
     ),
+    "works_as": ("担任", "works as", "work as", "employed as", "job", "occupation", "profession", "职业"),
     "uses": (
         "用",
         "使用",
@@ -84,7 +115,7 @@ PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
     "located_in": ("位于", "坐落于", "located in"),
     "from": ("来自", "come from", "be from", "from"),
     "advisor": ("导师", "advisor", "supervisor"),
-    "plans": ("打算", "计划", "准备", "plan to", "planning to", "going to", "intend to"),
+    "plans": ("打算", "计划", "准备", "plan to", "planning to", "going to", "intend to", "intending to"),
     "price": ("价格", "售价", "价钱", "cost", "price", "is priced at"),
     "status": ("状态", "进展", "status"),
     "feels": ("感觉", "心情", "觉得", "feel"),
@@ -101,6 +132,9 @@ SINGLE_VALUED: frozenset[str] = frozenset(
 
 TIME_SENSITIVE: frozenset[str] = frozenset({"plans", "price", "status", "feels"})
 """Predicate keys whose facts go stale: their confidence decays with age."""
+
+_ATTITUDES: frozenset[str] = frozenset({"likes", "dislikes", "plans"})
+"""Keys of verbs that take another verb (love playing, plan to visit, 爱踢, 打算去)."""
 
 _FAVOURITE = re.compile(r"^(最爱|最喜欢|favou?rite)")
 
@@ -132,7 +166,34 @@ def predicate_key(surface: str) -> str:
     for candidate in variants:
         if candidate in _SURFACE_TO_KEY:
             return _SURFACE_TO_KEY[candidate]
+    for candidate in variants:
+        attitude = _attitude_prefix(candidate)
+        if attitude:
+            return attitude
     return variants[-1].replace(" ", "_") if text.isascii() else text.replace(" ", "_")
+
+
+def _attitude_prefix(text: str) -> str | None:
+    """Key of "loves playing" / "plans to visit" / 爱踢 / 打算去: the attitude, not the activity.
+
+    The object keeps what is liked or planned (chess, Japan), so "What do I enjoy?" and
+    "我爱踢什么？" reach the fact, and a plan decays like every plan.
+    """
+    if text.isascii():
+        words = text.split(" ")
+        for cut in range(len(words) - 1, 0, -1):
+            head, rest = " ".join(words[:cut]), words[cut:]
+            key = _SURFACE_TO_KEY.get(head) or _SURFACE_TO_KEY.get(lemma(words[0]) + head[len(words[0]) :])
+            if key not in _ATTITUDES:
+                continue
+            if rest[0].endswith("ing") or head.endswith(" to") or (rest[0] == "to" and len(rest) > 1):
+                return key
+        return None
+    for size in (3, 2, 1):
+        prefix, verb = text[:size], text[size:]
+        if _SURFACE_TO_KEY.get(prefix) in _ATTITUDES and 1 <= len(verb) <= 2 and _is_verb(verb):
+            return _SURFACE_TO_KEY[prefix]
+    return None
 
 
 def _variants(text: str) -> list[str]:
@@ -147,6 +208,12 @@ def _variants(text: str) -> list[str]:
         # Last: the base form of the verb (wrote -> write, taught at -> teach at).
         variants.append(" ".join([lemma(words[0]), *words[1:]]))
     return variants
+
+
+def _is_verb(word: str) -> bool:
+    """Whether a short Chinese word is a verb (爱踢 is liking, 爱人 is a spouse)."""
+    tags = pos_tag(word)
+    return len(tags) == 1 and tags[0][1].startswith("v")
 
 
 class PredicateMatcher:

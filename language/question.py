@@ -24,7 +24,7 @@ from language import types as _types
 from language.decompose import is_multi_hop
 from language.extract_zh import FIRST_PERSON as _ZH_FIRST_PERSON
 from language.extract_zh import tag as _zh_tag
-from language.segment import detect_language, has_cjk, is_latin, join_words
+from language.segment import detect_language, fold_width, has_cjk, is_latin, join_words
 from schemas.models import QuestionAnalysis
 
 # fmt: off
@@ -137,6 +137,15 @@ _EN_YES_NO = re.compile(
     r"^\s*(?:is|are|was|were|does|do|did|can|could|has|have|had|will|would|should|am)\b", re.IGNORECASE
 )
 _EN_FIRST_PERSON = {"i", "me", "my", "mine", "myself"}
+# "What is my job?" asks for works_as, which a copula fact with an occupation also is.
+_ZH_OCCUPATION = re.compile(
+    r"职业|(?:做|干)什么(?:工作|的|职业|行业)|(?:是|当)(?:干|做)什么的|什么工作|工作是什么|哪一?行"
+)
+_EN_OCCUPATION = re.compile(
+    r"\b(?:job|occupation|profession|career|line of work)\b|\bdo for (?:a )?(?:living|work)\b"
+    r"|^\s*what (?:does|do|did) \w+(?: \w+)? do\s*[?？]?\s*$",
+    re.IGNORECASE,
+)
 _ZH_AGGREGATE = re.compile(
     r"多少|几(?:个|位|家|种|次|本|门|年)|哪些|所有|全部|列出|列举|统计|总共|一共|最多|最少|之前|之后|以来"
 )
@@ -296,11 +305,19 @@ def analyse_question(question: str, speaker: str | None = None) -> QuestionAnaly
         forms that do not contain the lemma: "studies", "wrote"), the expected
         answer type (``None`` when no wh-phrase says) and the intent.
     """
+    question = fold_width(question)  # 谁喜欢ＤｅｅｐＳｅｅｋ？ asks about DeepSeek, as the Reader stored it
     language = detect_language(question)
     zh = language == "zh"
     entities, keywords, first_person = _zh_terms(question) if zh else _en_terms(question)
     if first_person:
         entities.append(speaker.strip() if speaker and speaker.strip() else "user")
+    occupation = (_ZH_OCCUPATION if zh else _EN_OCCUPATION).search(question)
+    if occupation:
+        # "do for a living" asks for a job, not where one lives.
+        phrase = occupation.group(0).casefold()
+        asked = {form for word in en.words(phrase) for form in (word, en.lemma(word))}
+        keywords = [k for k in keywords if k.casefold() not in asked and not (zh and k in phrase)]
+        keywords.append("works as")  # the wording of language.occupations.OCCUPATION_KEY
     entity_keys = {e.casefold() for e in entities}
     keywords = [k for k in keywords if k.casefold() not in entity_keys]
     return QuestionAnalysis(

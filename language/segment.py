@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
+import unicodedata
 from typing import TYPE_CHECKING, Literal
 
 from language import types as _types
@@ -43,11 +44,12 @@ _EXTRA_WORDS: tuple[tuple[str, str], ...] = (
     ("最爱", "v"), ("上班", "v"), ("入职", "v"), ("创办", "v"), ("创立", "v"), ("搬到", "v"), ("搬去", "v"),
     ("移居", "v"), ("定居", "v"), ("掌握", "v"), ("支持", "v"), ("包含", "v"), ("使用", "v"), ("养", "v"),
     ("开发", "v"), ("感兴趣", "v"), ("嫁给", "v"), ("实习", "v"), ("我家", "r"),
+    ("读研", "vn"), ("读博", "vn"), ("超市", "n"), ("家乡", "n"), ("家人", "n"),
 )
 # fmt: on
 
 # Words that must win against a competing cut (我/家养 instead of 我家/养).
-_FORCED_FREQ: dict[str, int] = {"我家": 200000}
+_FORCED_FREQ: dict[str, int] = {"我家": 200000, "家乡": 200000, "家人": 200000}
 
 
 def user_words() -> list[tuple[str, str]]:
@@ -111,6 +113,21 @@ _JIEBA = _Jieba()
 def initialize() -> None:
     """Load jieba and the user dictionary now instead of on first use."""
     _JIEBA.get()
+
+
+_FULL_WIDTH_RUN = re.compile(r"[０-９Ａ-Ｚａ-ｚ](?:[０-９Ａ-Ｚａ-ｚ＋＃]|[．－＿＇](?=[０-９Ａ-Ｚａ-ｚ]))*")
+
+
+def fold_width(text: str) -> str:
+    """Fold full-width latin letters and digits to ASCII: ＤｅｅｐＳｅｅｋ -> DeepSeek, ２０２３年 -> 2023年.
+
+    Only runs that start with a letter or digit are folded (with the ＋ # . - _ ' inside
+    names such as Ｃ＋＋ or Ｎｏｄｅ．ｊｓ), so Chinese full-width punctuation (，：！？（）)
+    stays as written.
+    """
+    if not any("\uff01" <= ch <= "\uff5e" for ch in text):
+        return text
+    return _FULL_WIDTH_RUN.sub(lambda m: unicodedata.normalize("NFKC", m.group()), text)
 
 
 def has_cjk(text: str) -> bool:

@@ -102,6 +102,9 @@ ORGANIZATIONS: frozenset[str] = frozenset(
         "huawei", "xiaomi", "deepseek", "mit", "stanford", "harvard", "nasa", "un",
         "阿里巴巴", "阿里", "腾讯", "百度", "字节跳动", "华为", "小米", "美团", "京东",
         "网易", "微软", "谷歌", "亚马逊", "拼多多", "滴滴", "蚂蚁集团", "清华", "北大",
+        # Universities by their usual short names (浙江大学 and 复旦大学 have the suffix).
+        "浙大", "复旦", "交大", "上交大", "西交大", "中科大", "武大", "华科", "北航", "同济", "哈工大",
+        "厦大", "北师大", "南开", "港大", "港科大", "中科院", "斯坦福", "哈佛", "麻省理工",
     }
 )
 CASED_ORGANIZATIONS: frozenset[str] = frozenset({"Apple", "Oracle"})
@@ -184,6 +187,52 @@ PLACES: frozenset[str] = frozenset(
         "munich", "vancouver", "melbourne", "seoul", "taipei", "washington",
     }
 )
+# Chinese provinces and cities (prefecture level and a few famous county-level ones) and
+# foreign cities and countries by their Chinese names. jieba tags many of them as
+# something else (大连 and 大同 adverbs, 保定 and 遵义 verbs, 西雅图 and 莫斯科 person
+# names), so without them "住在大连" reads as an adverb with no place.
+PLACES_ZH: frozenset[str] = frozenset(
+    """
+    河北 山西 辽宁 吉林 黑龙江 江苏 浙江 安徽 福建 江西 山东 河南 湖北 湖南 广东 海南 四川 贵州 云南
+    陕西 甘肃 青海 内蒙古 广西 西藏 宁夏 新疆
+    石家庄 唐山 秦皇岛 邯郸 邢台 保定 张家口 承德 沧州 廊坊 衡水 雄安
+    太原 大同 阳泉 长治 晋城 朔州 晋中 运城 忻州 临汾 吕梁
+    呼和浩特 包头 乌海 赤峰 通辽 鄂尔多斯 呼伦贝尔 巴彦淖尔 乌兰察布 满洲里
+    沈阳 大连 鞍山 抚顺 本溪 丹东 锦州 营口 阜新 辽阳 盘锦 铁岭 朝阳 葫芦岛
+    长春 四平 辽源 通化 白山 松原 白城 延边 延吉
+    哈尔滨 齐齐哈尔 鸡西 鹤岗 双鸭山 大庆 伊春 佳木斯 七台河 牡丹江 黑河 绥化 漠河
+    无锡 徐州 常州 南通 连云港 淮安 盐城 扬州 镇江 泰州 宿迁 昆山 江阴 常熟 张家港
+    宁波 温州 嘉兴 湖州 绍兴 金华 衢州 舟山 台州 丽水 义乌
+    合肥 芜湖 蚌埠 淮南 马鞍山 淮北 铜陵 安庆 黄山 滁州 阜阳 宿州 六安 亳州 池州 宣城
+    福州 莆田 三明 泉州 漳州 南平 龙岩 宁德 武夷山
+    南昌 景德镇 萍乡 九江 新余 鹰潭 赣州 吉安 宜春 抚州 上饶 井冈山
+    济南 淄博 枣庄 东营 烟台 潍坊 济宁 泰安 威海 日照 临沂 德州 聊城 滨州 菏泽 曲阜
+    郑州 开封 洛阳 平顶山 安阳 鹤壁 新乡 焦作 濮阳 许昌 漯河 三门峡 南阳 商丘 信阳 周口 驻马店
+    黄石 十堰 宜昌 襄阳 鄂州 荆门 孝感 荆州 黄冈 咸宁 随州 恩施
+    株洲 湘潭 衡阳 邵阳 岳阳 常德 张家界 益阳 郴州 永州 怀化 娄底 湘西
+    韶关 珠海 汕头 佛山 江门 湛江 茂名 肇庆 惠州 梅州 汕尾 河源 阳江 清远 东莞 中山 潮州 揭阳 云浮
+    南宁 柳州 桂林 梧州 北海 防城港 钦州 贵港 玉林 百色 贺州 河池 崇左
+    海口 三亚 儋州
+    自贡 攀枝花 泸州 德阳 绵阳 广元 遂宁 内江 乐山 南充 眉山 宜宾 广安 达州 雅安 巴中 资阳 凉山 九寨沟
+    贵阳 六盘水 遵义 安顺 毕节 铜仁 凯里
+    昆明 曲靖 玉溪 保山 昭通 丽江 临沧 大理 西双版纳 楚雄 红河 文山 香格里拉
+    拉萨 日喀则 林芝 昌都
+    铜川 宝鸡 咸阳 渭南 延安 汉中 榆林 商洛
+    兰州 嘉峪关 金昌 天水 武威 张掖 平凉 酒泉 庆阳 定西 陇南 敦煌
+    西宁 格尔木 银川 石嘴山 吴忠 固原
+    乌鲁木齐 克拉玛依 吐鲁番 哈密 喀什 伊犁 阿克苏 库尔勒 石河子
+    台北 高雄 台中 台南 新竹 基隆
+    洛杉矶 旧金山 西雅图 芝加哥 波士顿 华盛顿 费城 休斯顿 亚特兰大 迈阿密 拉斯维加斯 夏威夷
+    悉尼 墨尔本 多伦多 温哥华 蒙特利尔 奥克兰 首尔 釜山 大阪 京都 名古屋 北海道 曼谷 清迈
+    吉隆坡 河内 胡志明市 雅加达 马尼拉 新德里 孟买 迪拜 莫斯科 罗马 米兰 威尼斯 佛罗伦萨
+    巴塞罗那 马德里 里斯本 阿姆斯特丹 慕尼黑 法兰克福 苏黎世 日内瓦 维也纳 布拉格
+    曼彻斯特 爱丁堡 开罗 伊斯坦布尔
+    印度 越南 泰国 马来西亚 印尼 印度尼西亚 菲律宾 意大利 西班牙 葡萄牙 荷兰 比利时 瑞士 瑞典
+    挪威 芬兰 丹麦 奥地利 希腊 土耳其 埃及 巴西 阿根廷 墨西哥 新西兰 爱尔兰 以色列 南非 乌克兰
+    波兰 欧洲 亚洲 非洲 美洲 北美 东南亚
+    """.split()
+)
+PLACES = PLACES | PLACES_ZH
 
 # Common given names: a lone capitalised word from this list is a person.
 GIVEN_NAMES: frozenset[str] = frozenset(
@@ -225,7 +274,8 @@ PERSON_ROLES: frozenset[str] = frozenset(
         "author", "founder", "partner", "cousin", "uncle", "aunt", "mentor", "coach",
         "doctor", "ceo", "cto", "creator", "inventor", "director", "parents", "kids", "children",
         "brother-in-law", "sister-in-law", "mother-in-law", "father-in-law", "fiance", "fiancee",
-        "师父", "徒弟", "师傅", "合伙人", "未婚夫", "未婚妻", "岳父", "岳母", "公公", "婆婆",
+        "师父", "徒弟", "师傅", "合伙人", "未婚夫", "未婚妻", "岳父", "岳母", "公公", "婆婆", "家人",
+        "校长", "院长", "董事长", "总裁", "总经理", "主任", "班主任", "教练",
     }
 )
 
@@ -331,6 +381,42 @@ _LANGUAGE_PREDICATES = (
     "program in",
 )
 _PERSON_OBJECT_PREDICATES = ("嫁给", "娶", "married to", "marry", "date", "认识")
+# Schools: the object of 毕业于 / 就读于 / graduated from is an organisation even when
+# jieba tags its short name as a place (浙大 is "ns").
+_SCHOOL_PREDICATES = ("毕业于", "就读于", "就读", "graduate from", "study at", "studied at", "attend")
+# Only a person lives, is born, works or studies somewhere: the subject of these is a
+# person even when a gazetteer knows the name as something else (Tesla the car maker,
+# Julia the language, 小米 the company).
+_PERSON_SUBJECT_PREDICATES = (
+    "住在",
+    "居住",
+    "出生",
+    "毕业",
+    "就读",
+    "嫁给",
+    "娶",
+    "上班",
+    "工作",
+    "任教",
+    "长大",
+    "老家",
+    "live in",
+    "live at",
+    "born in",
+    "born on",
+    "born",
+    "work at",
+    "work for",
+    "work as",
+    "grow up",
+    "graduate",
+    "study at",
+    "studied at",
+    "married",
+    "marry",
+    "teach at",
+    "intern at",
+)
 _HUMAN_SUBJECT_PREDICATES = (
     "喜欢",
     "爱",
@@ -408,11 +494,36 @@ def _product_type(name: str) -> str | None:
     """Thing for a name made of a known product word plus models or colours ("red Toyota Corolla")."""
     words = name.casefold().split()
     if len(words) >= 2 and any(w in THINGS for w in words) and all(w.isalnum() for w in words):
+        if _is_capitalised_name(name) and not any(w in THINGS or gazetteer_type(w) for w in words[:-1]):
+            return None  # Henry Ford, Nikola Tesla: a person named like the brand, not the car.
         return THING
     if _CJK_RE.search(name) and len(name) >= 3:
         if any(name.startswith(brand) and len(brand) >= 2 for brand in THINGS if _CJK_RE.search(brand)):
             return THING
     return None
+
+
+_EATING_WORDS = frozenset({"eat", "eats", "ate", "eating", "drink", "drinks", "drank", "drinking"})
+
+
+def _is_eaten(predicate: str) -> bool:
+    """Whether the object of ``predicate`` is what is eaten or drunk (吃, 爱喝, "likes eating").
+
+    The verb must end the predicate: the object of "eat at" or 吃在 is where, not what.
+    """
+    pred = predicate.casefold().strip()
+    if _CJK_RE.search(pred):
+        return pred.endswith(("吃", "喝")) and not pred.endswith(("好吃", "难吃", "好喝", "难喝"))
+    return bool(pred) and pred.split()[-1] in _EATING_WORDS
+
+
+def _names_a_person(name: str, predicate: str, role: str) -> bool:
+    """Whether ``name`` is a person because it lives, is born, works or studies somewhere."""
+    if role != "subject" or not _matches(predicate, _PERSON_SUBJECT_PREDICATES):
+        return False
+    if _CJK_RE.search(name):
+        return len(name) <= 4 and all(_CJK_RE.match(ch) for ch in name)
+    return _is_capitalised_name(name) and len(name.split()) <= 3
 
 
 def is_time(name: str) -> bool:
@@ -493,6 +604,12 @@ def guess_type(name: str, pos: str | None = None, predicate: str | None = None, 
     suffixes (公司, 大学, 市, Inc., University), jieba part of speech, then hints
     from the predicate (object of 住在 -> Place, subject of 喜欢 -> Person).
 
+    A few predicates outweigh the gazetteers and tags: whoever lives, is born, works
+    or studies somewhere is a person ("Tesla works at Edison Labs", 小米住在北京);
+    what is eaten or drunk is food (喜欢吃小米); the object of 毕业于 / 就读于 /
+    "graduated from" is a school even when jieba tags it a place (浙大). A surname
+    plus a place suffix is a person when tagged as a name or living somewhere (刘建国).
+
     Args:
         name: The entity name as written.
         pos: jieba part-of-speech flag of the name, when it was one token.
@@ -506,6 +623,10 @@ def guess_type(name: str, pos: str | None = None, predicate: str | None = None, 
     if not name:
         return CONCEPT
     found = gazetteer_type(name) or _product_type(name)
+    if found and found not in {PLACE, TIME} and predicate and _names_a_person(name, predicate, role):
+        return PERSON  # "Tesla works at Edison Labs", "Julia lives in Paris": not the brand.
+    if found and found != FOOD and predicate and role == "object" and _is_eaten(predicate):
+        return FOOD  # 喜欢吃小米: millet, not Xiaomi.
     if found == THING and predicate and _matches(predicate, _ORG_PREDICATES):
         return ORGANIZATION  # "works at Toyota": the brand is the company here.
     if found:
@@ -515,8 +636,16 @@ def guess_type(name: str, pos: str | None = None, predicate: str | None = None, 
     if looks_like_zh_person(name):
         return PERSON
     found = _suffix_type(name)
+    if (
+        found == PLACE
+        and name[0] in SURNAMES_ZH
+        and (pos in {"NAME", "nr", "nrfg"} or bool(predicate) and _names_a_person(name, predicate or "", role))
+    ):
+        return PERSON  # 刘建国, 张青山住在杭州: a person's name that happens to end in 国 or 山
     if found:
         return found
+    if role == "object" and predicate and _matches(predicate, _SCHOOL_PREDICATES):
+        return ORGANIZATION  # 毕业于浙大: jieba's place tag for a short school name misleads.
     if pos:
         if (pos.startswith("nr") and pos != "nrt") or pos == "NAME":
             return PERSON
@@ -559,8 +688,8 @@ def guess_type(name: str, pos: str | None = None, predicate: str | None = None, 
             return PLACE
         if _matches(pred, _ORG_PREDICATES) and (_is_capitalised_name(name) or _CJK_RE.search(name)):
             return ORGANIZATION
-        if _matches(pred, _FOOD_PREDICATES):
-            return FOOD
+        if _matches(pred, _FOOD_PREDICATES) and pred.split()[-1] not in {"at", "in", "with", "for", "on"}:
+            return FOOD  # "eats sushi" (but "eats at McDonald's" names where)
         if _matches(pred, _LANGUAGE_PREDICATES) and (
             name.endswith(("语", "文")) or (len(words) == 1 and name.casefold().endswith(("ese", "ish", "ian")))
         ):

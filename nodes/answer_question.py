@@ -265,9 +265,9 @@ def compose_answer(
         linked_ids = {entity.id for entity in linked or anchors}
         return _answer_yes_no(question, facts, linked_ids, chinese, lead)
     if analysis.answer_type == "Time":
-        timed = [fact for fact in facts if fact.valid_from]
+        timed = [fact for fact in facts if fact.valid_from or fact.schedule]
         if timed:
-            return _with_reasons(timed[0].valid_from or "", [*lead, timed[0]], chinese)
+            return _with_reasons(timed[0].schedule or timed[0].valid_from or "", [*lead, timed[0]], chinese)
 
     ranked = rank_answers(facts, anchors, analysis.answer_type)
     if not ranked or not is_compatible_type(ranked[0].kind, analysis.answer_type):

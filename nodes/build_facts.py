@@ -166,6 +166,7 @@ def collect_facts(
             confidence=quintuple.confidence,
             negated=quintuple.negated,
             valid_from=quintuple.valid_from,
+            schedule=quintuple.schedule,
         )
     return list(facts.values())
 
@@ -200,6 +201,7 @@ def fact_of_row(row: FactRow, plan: EpisodeWrite) -> Fact:
         episode_ids=[plan.episode.id],
         created_at=plan.episode.created_at,
         valid_from=row.valid_from,
+        schedule=row.schedule,
         status=row.status,
         authority=row.authority,
     )

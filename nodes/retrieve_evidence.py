@@ -26,6 +26,7 @@ from langgraph.runtime import Runtime
 
 from broker.resources import get_embeddings, get_store, request_scope
 from language.names import fold_text, is_mentioned, normalize_name, search_text
+from language.occupations import OCCUPATION_KEY, is_occupation
 from language.predicates import PREDICATE_LEXICON, TIME_SENSITIVE, predicate_key
 from language.pronouns import resolve_first_person
 from language.segment import tokens
@@ -294,9 +295,12 @@ def rank_facts(
         ]
         type_factor = 1.5 if analysis.answer_type and analysis.answer_type in far_types else 1.0
         keyword_bonus = 0.15 if _shares_keyword(fact, keywords) else 0.0
-        if fact.predicate_key in asked_relations:
+        relations = relations_of(fact)
+        if relations & asked_relations:
             keyword_bonus = 0.15  # 爱 in the question, 喜欢 on the fact: the same relation
-        other_relation = bool(asked_relations) and fact.predicate_key in LEXICON_KEYS - asked_relations
+        other_relation = (
+            bool(asked_relations) and not relations & asked_relations and fact.predicate_key in LEXICON_KEYS
+        )
         if type_factor > 1.0 or (not other_relation and (keyword_bonus or similarity >= GROUNDED_SIMILARITY)):
             grounded.add(fact.id)
         score = (
@@ -340,6 +344,13 @@ def select_evidence(
             chosen.append(best)
             chosen_ids.add(best.id)
     return chosen
+
+
+def relations_of(fact: Fact) -> set[str]:
+    """The canonical relations a fact states: its key, and works_as for "Hannah is a nurse"."""
+    if fact.predicate_key == "is_a" and not fact.negated and is_occupation(fact.object):
+        return {fact.predicate_key, OCCUPATION_KEY}
+    return {fact.predicate_key}
 
 
 def _shares_keyword(fact: Fact, keywords: list[str]) -> bool:

@@ -132,7 +132,7 @@ def decide_automatically(conflict: Conflict, now: int | None = None) -> tuple[Co
 
 def apply_decisions(plan: EpisodeWrite, decided: list[Conflict]) -> EpisodeWrite:
     """Return the plan with retired old facts, rejected new facts and the conflict records."""
-    now = now_ms()
+    now = plan.episode.learnt_at()  # an imported turn of 2025-06-01 retires the old fact then, not today
     updates: list[FactUpdate] = list(plan.fact_updates)
     rejected: set[str] = set()
     for conflict in decided:

@@ -7,7 +7,6 @@ graphs (``Perception``, ``Question``, ``Answer``). Graph state lives in ``state.
 
 from __future__ import annotations
 
-import re
 from datetime import UTC, date, datetime, time
 from typing import Literal
 
@@ -37,6 +36,10 @@ class Quintuple(BaseModel):
     confidence: float = Field(default=0.8, ge=0.0, le=1.0)
     negated: bool = Field(default=False, description="True for 'A 不是 B' / 'A does not use B'.")
     valid_from: str | None = Field(default=None, description="When the fact became true, if stated.")
+    schedule: str | None = Field(
+        default=None,
+        description="When it recurs or happens, as written: every Saturday morning, 每周三下午, at 7 am, on Friday.",
+    )
     source_span: str = Field(default="", description="The sentence the statement came from.")
 
     @field_validator("subject", "predicate", "object")
@@ -95,6 +98,20 @@ class Episode(BaseModel):
     external_id: str | None = None
     created_at: int = Field(description="Milliseconds since the epoch when the broker stored it.")
 
+    def learnt_at(self) -> int:
+        """When memory learnt what this episode says (ms since the epoch).
+
+        Its ``time`` when that is an ISO date or date-time in the past — imported history
+        ("Fiona lives in Dublin", said 2025-01-10) is learnt when it was said, so as-of
+        answers, decay and recency follow the conversation — else when it was stored.
+        """
+        if self.time:
+            try:
+                return min(parse_instant(self.time), self.created_at)
+            except ValueError:
+                pass  # free text ("last summer") dates nothing
+        return self.created_at
+
 
 class Entity(BaseModel):
     """A canonical thing the memory knows about."""
@@ -127,6 +144,7 @@ class Fact(BaseModel):
     episode_ids: list[str] = Field(default_factory=list)
     created_at: int | None = None
     valid_from: str | None = None
+    schedule: str | None = None
     valid_to: str | None = None
     status: FactStatus = "active"
     expired_at: int | None = Field(default=None, description="When the broker retired it (ms since the epoch).")
@@ -135,19 +153,10 @@ class Fact(BaseModel):
     score: float | None = Field(default=None, description="Retrieval score, when ranked for a question.")
 
     def sentence(self) -> str:
-        """Render the fact as a short readable statement."""
-        latin = _is_latin(self.predicate)
-        negation = ""
-        if self.negated:
-            copula = self.predicate.split(" ")[0] in {"is", "are", "was", "were", "am"}
-            negation = ("not " if copula else "does not ") if latin else "不"
-        text = (
-            f"{self.subject} {negation}{self.predicate} {self.object}"
-            if latin
-            else (f"{self.subject}{negation}{self.predicate}{self.object}")
-        )
-        # Space Latin words off from Chinese: 小李精通 Python, not 小李精通Python.
-        return _MIXED_SCRIPT_BOUNDARY.sub(" ", text)
+        """Render the fact as a short readable statement (``language.sentences``)."""
+        from language.sentences import fact_sentence  # noqa: PLC0415 (language imports schemas)
+
+        return fact_sentence(self.subject, self.predicate, self.object, self.negated)
 
 
 class Question(BaseModel):
@@ -254,13 +263,6 @@ class IngestReport(BaseModel):
         )
 
 
-_MIXED_SCRIPT_BOUNDARY = re.compile(r"(?<=[\u3400-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u3400-\u9fff])")
-
-
-def _is_latin(text: str) -> bool:
-    return all(ord(ch) < 0x2E80 for ch in text)
-
-
 ENTITY_TYPES: tuple[str, ...] = (
     "Person",
     "Organization",
@@ -303,6 +305,7 @@ class FactRow(BaseModel):
     confidence: float = 0.8
     negated: bool = False
     valid_from: str | None = None
+    schedule: str | None = None
     authority: float = 0.7
     status: FactStatus = "active"
     derived_from: list[str] = Field(default_factory=list)

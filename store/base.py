@@ -57,7 +57,7 @@ _FACT_COLUMNS = (
     "f.predicate AS predicate, f.predicate_key AS predicate_key, "
     "o.id AS object_id, o.name AS object, o.type AS object_type, f.weight AS weight, "
     "f.confidence AS confidence, f.negated AS negated, f.episode_ids AS episode_ids, "
-    "f.created_at AS created_at, f.valid_from AS valid_from, f.valid_to AS valid_to, "
+    "f.created_at AS created_at, f.valid_from AS valid_from, f.valid_to AS valid_to, f.schedule AS schedule, "
     "f.status AS status, f.expired_at AS expired_at, f.authority AS authority, "
     "f.derived_from AS derived_from"
 )
@@ -217,8 +217,9 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
                     "MERGE (s)-[f:FACT {id: r.id}]->(o) "
                     "ON CREATE SET f.scope = $scope, f.predicate = r.predicate, "
                     "f.predicate_key = r.predicate_key, f.weight = 0, f.confidence = r.confidence, "
-                    "f.negated = r.negated, f.episode_ids = [], f.created_at = $now, "
-                    "f.valid_from = r.valid_from, f.status = r.status, f.authority = r.authority, "
+                    "f.negated = r.negated, f.episode_ids = [], f.created_at = $learnt, "
+                    "f.valid_from = r.valid_from, f.schedule = r.schedule, f.status = r.status, "
+                    "f.authority = r.authority, "
                     "f.derived_from = r.derived_from, f.embedding = r.embedding "
                     "SET f.weight = f.weight + 1, f.updated_at = $now, "
                     "f.episode_ids = f.episode_ids + $episode_id, "
@@ -229,6 +230,7 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
                     {
                         "scope": plan.scope,
                         "now": now,
+                        "learnt": episode.learnt_at(),
                         "episode_id": episode.id,
                         "rows": [
                             {**row.model_dump(exclude={"is_new"}), "embedding": row.embedding or []}
@@ -407,8 +409,11 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
         if not ids:
             return []
         if as_of is not None:
+            # A fact rejected later (a denial) was believed until then; one rejected on
+            # arrival (it lost its review) never was, and has no expired_at.
             condition = (
-                "f.created_at <= $as_of AND (f.expired_at IS NULL OR f.expired_at > $as_of) AND f.status <> 'rejected'"
+                "f.created_at <= $as_of AND (f.expired_at > $as_of "
+                "OR (f.expired_at IS NULL AND f.status <> 'rejected'))"
             )
         else:
             condition = "f.status IN $statuses"

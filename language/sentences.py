@@ -1,0 +1,65 @@
+"""Facts read back as sentences, the way the Answerer cites them.
+
+A stored fact is (subject, surface predicate, object, negated); pasted together it can
+read badly — "Paul not is vegetarian", 小赵工作腾讯, "Jake dog Biscuit". These rules
+write it the way a person would: the negation where the language puts it, a place
+before the verbs that take one (在腾讯工作), a role noun as a possessive (Jake's dog is
+Biscuit, 小何的老家是长沙), and the link to an unnamed role as having one (小吴有儿子).
+"""
+
+from __future__ import annotations
+
+import re
+
+from language.english import VERB_BASES, lemma
+from language.segment import pos_tag
+
+_COPULAS = frozenset({"is", "are", "was", "were", "am"})
+# Chinese verbs that take their place before them: 在腾讯工作, not 工作腾讯.
+_ZH_PLACE_VERBS = frozenset({"工作", "上班", "读书", "上学", "念书", "实习", "任教", "就读", "住", "生活"})
+_MIXED_SCRIPT_BOUNDARY = re.compile(r"(?<=[\u3400-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u3400-\u9fff])")
+
+
+def fact_sentence(subject: str, predicate: str, obj: str, negated: bool = False) -> str:
+    """Return a fact as a short sentence in the language of its predicate."""
+    latin = all(ord(ch) < 0x2E80 for ch in predicate)  # accents too, nothing CJK
+    text = _english(subject, predicate, obj, negated) if latin else _chinese(subject, predicate, obj, negated)
+    # Space Latin words off from Chinese: 小李精通 Python, not 小李精通Python.
+    return _MIXED_SCRIPT_BOUNDARY.sub(" ", text)
+
+
+def _english(subject: str, predicate: str, obj: str, negated: bool) -> str:
+    if obj in (f"{subject}'s {predicate}", f"{subject} {predicate}") and not negated:
+        article = "an" if predicate[:1].lower() in "aeiou" else "a"
+        return f"{subject} has {article} {predicate}"  # not "Zoe inbox Zoe's inbox"
+    if _is_english_noun(predicate):
+        return f"{subject}'s {predicate} is {'not ' if negated else ''}{obj}"  # Jake's dog is Biscuit
+    verb, _, rest = predicate.partition(" ")
+    if negated and verb in _COPULAS:
+        predicate = f"{verb} not {rest}".strip()  # Paul is not vegetarian
+    elif negated:
+        predicate = f"does not {lemma(verb)} {rest}".strip()  # Quinn does not use Slack
+    return f"{subject} {predicate} {obj}"
+
+
+def _chinese(subject: str, predicate: str, obj: str, negated: bool) -> str:
+    negation = "不" if negated else ""
+    if obj == f"{subject}{predicate}" and not negated:
+        return f"{subject}有{predicate}"  # the link to 小吴儿子 reads 小吴有儿子
+    if predicate in _ZH_PLACE_VERBS:
+        return f"{subject}{negation}在{obj}{predicate}"  # 小赵在腾讯工作
+    if _is_chinese_noun(predicate):
+        return f"{subject}的{predicate}{negation}是{obj}"  # 小何的老家是湖南长沙
+    return f"{subject}{negation}{predicate}{obj}"
+
+
+def _is_english_noun(predicate: str) -> bool:
+    """A one-word predicate that is no verb form: a role or attribute (dog, brother, hometown)."""
+    if predicate.isupper() and predicate.isalpha():
+        return True  # CEO, CTO
+    return predicate.isalpha() and predicate.islower() and lemma(predicate) == predicate and predicate not in VERB_BASES
+
+
+def _is_chinese_noun(predicate: str) -> bool:
+    tags = pos_tag(predicate)
+    return len(tags) == 1 and tags[0][1][:1] in {"n", "t"} and tags[0][1] != "nr"

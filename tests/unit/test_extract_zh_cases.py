@@ -1,0 +1,292 @@
+"""Chinese extraction cases found by a blind tester (and the typing rules they exposed).
+
+Like ``test_extract.py``, every extraction case states the complete set of
+(subject, predicate, object, negated) the text must produce, so junk facts fail too.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from language.extract import extract_quintuples
+from language.predicates import predicate_key
+from language.segment import fold_width
+from language.types import guess_type
+
+Triple = tuple[str, str, str, bool]
+
+
+def triples(text: str, speaker: str | None = None) -> set[Triple]:
+    """The (subject, predicate, object, negated) set extracted from ``text``."""
+    return {(q.subject, q.predicate, q.object, q.negated) for q in extract_quintuples(text, speaker)}
+
+
+def one(text: str, speaker: str | None = None):
+    """The single quintuple of ``text``."""
+    found = extract_quintuples(text, speaker)
+    assert len(found) == 1, found
+    return found[0]
+
+
+# --- cities jieba tags as adverbs, verbs or person names ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "subject", "city"),
+    [
+        ("小宋住在大连。", "小宋", "大连"),  # jieba: 大连/d
+        ("老李住在大同。", "老李", "大同"),  # 大同/d
+        ("小宋住在大理。", "小宋", "大理"),
+        ("小宋住在大庆。", "小宋", "大庆"),
+        ("小宋住在东莞。", "小宋", "东莞"),
+        ("小宋住在保定。", "小宋", "保定"),  # 保定/v
+        ("小宋住在长治。", "小宋", "长治"),
+        ("小宋住在遵义。", "小宋", "遵义"),  # 遵义/v
+        ("小宋住在西雅图。", "小宋", "西雅图"),  # 西雅图/nr
+        ("小宋住在长春。", "小宋", "长春"),
+    ],
+)
+def test_two_character_cities(text: str, subject: str, city: str) -> None:
+    q = one(text, "小宋")
+    assert (q.subject, q.predicate, q.object, q.negated) == (subject, "住在", city, False)
+    assert (q.subject_type, q.object_type) == ("Person", "Place")
+    assert predicate_key(q.predicate) == "lives_in"
+
+
+def test_cities_elsewhere_in_the_clause() -> None:
+    assert triples("我在大连工作。", "小宋") == {("小宋", "工作", "大连", False)}
+    assert one("我老家在大同。", "小宋").object_type == "Place"
+    assert guess_type("首尔") == "Place"  # jieba: 首尔/d
+    assert guess_type("莫斯科", "nr") == "Place"
+
+
+def test_city_words_do_not_swallow_longer_words() -> None:
+    assert triples("我喜欢吃哈密瓜。", "小宋") == {("小宋", "喜欢吃", "哈密瓜", False)}
+
+
+# --- studying at a school ----------------------------------------------------------------------
+
+STUDY_CASES: list[tuple[str, set[Triple]]] = [
+    ("小钱在复旦大学读书。", {("小钱", "就读于", "复旦大学", False)}),
+    ("阿梅在复旦读书。", {("阿梅", "就读于", "复旦", False)}),
+    ("小钱在复旦大学上学。", {("小钱", "就读于", "复旦大学", False)}),
+    ("小钱在北京大学读研。", {("小钱", "就读于", "北京大学", False)}),
+    ("小张在清华大学读博。", {("小张", "就读于", "清华大学", False)}),
+    ("她女儿在浙江大学念书。", set()),  # 她 unresolved: nothing, rather than a guess
+    ("我没在复旦读书。", {("小马", "就读于", "复旦", True)}),
+    # A city is where, not the school: the verb stays.
+    ("我以前在杭州上学。", {("小马", "上学", "杭州", False)}),
+    # No place at all: a state, not a relation.
+    ("我在读研。", set()),
+    ("我在工作。", set()),
+    ("我喜欢读书。", {("小马", "喜欢", "读书", False)}),
+    (
+        "我女儿在北京大学读书，她喜欢唱歌。",
+        {
+            ("小马女儿", "就读于", "北京大学", False),
+            ("小马", "女儿", "小马女儿", False),
+            ("小马女儿", "喜欢", "唱歌", False),
+        },
+    ),
+    ("小钱在腾讯实习。", {("小钱", "实习", "腾讯", False)}),
+    ("小钱在腾讯上班。", {("小钱", "上班", "腾讯", False)}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), STUDY_CASES)
+def test_studying_somewhere(text: str, expected: set[Triple]) -> None:
+    assert triples(text, "小马") == expected
+
+
+def test_studying_at_a_school_is_studied_at() -> None:
+    for text in ("小钱在复旦大学读书。", "阿梅在复旦读书。", "小钱在北京大学读研。"):
+        q = one(text)
+        assert predicate_key(q.predicate) == "studied_at", text
+        assert (q.subject_type, q.object_type, q.confidence) == ("Person", "Organization", 0.9), text
+
+
+# --- school names are organisations --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("school", ["浙大", "浙江大学", "北大", "北京大学", "复旦", "北航"])
+def test_object_of_graduated_from_is_an_organization(school: str) -> None:
+    q = one(f"小周毕业于{school}。")
+    assert (q.predicate, q.object, q.object_type) == ("毕业于", school, "Organization")
+
+
+def test_school_predicates_override_a_place_tag() -> None:
+    assert guess_type("浙大", "ns", "毕业于") == "Organization"
+    assert guess_type("某某学院", None, "就读于") == "Organization"
+    assert guess_type("Ohio State", None, "graduate from") == "Organization"
+    # A known place stays a place, and so does a place suffix.
+    assert guess_type("杭州", "ns", "毕业于") == "Place"
+
+
+# --- homonyms: the predicate decides ------------------------------------------------------------
+
+
+def test_eating_makes_the_object_food() -> None:
+    q = one("阿芳喜欢吃小米。")
+    assert (q.object, q.object_type) == ("小米", "Food")
+    assert guess_type("小米", "nt", "喝") == "Food"
+    assert guess_type("小米", "nt", "用") == "Organization"
+    assert guess_type("小米", "nt") == "Organization"
+    assert guess_type("Xiaomi", None, "like eating") == "Food"
+    # "eats at" names where, not what.
+    assert guess_type("Xiaomi", None, "eat at") == "Organization"
+    assert guess_type("McDonald's", None, "eat at") != "Food"
+
+
+@pytest.mark.parametrize(
+    ("name", "predicate"),
+    [
+        ("Tesla", "work at"),
+        ("Tesla", "born in"),
+        ("Nikola Tesla", "born in"),
+        ("Nikola Tesla", "work at"),
+        ("Julia", "work at"),  # a programming language too
+        ("Ruby", "live in"),
+        ("小米", "住在"),
+        ("小米", "在工作"),
+        ("Henry Ford", "found"),
+    ],
+)
+def test_subject_of_a_human_predicate_is_a_person(name: str, predicate: str) -> None:
+    assert guess_type(name, None, predicate, role="subject") == "Person"
+
+
+def test_human_subjects_in_sentences() -> None:
+    q = one("Tesla works at Edison Labs.")
+    assert (q.subject, q.subject_type, q.object_type) == ("Tesla", "Person", "Organization")
+    assert one("Tesla was born in Smiljan.").subject_type == "Person"
+    assert one("Nikola Tesla was born in Smiljan.").subject_type == "Person"
+    assert one("小米住在北京。").subject_type == "Person"
+
+
+def test_organizations_stay_organizations() -> None:
+    q = one("Apple is headquartered in Cupertino.")
+    assert (q.subject, q.subject_type) == ("Apple", "Organization")
+    assert guess_type("Tesla", None, "work at") == "Organization"  # the object of works at
+    assert guess_type("Google", None, "buy", role="subject") == "Organization"
+    assert guess_type("Tesla") == "Thing"
+    assert guess_type("Toyota Corolla") == "Thing"
+    assert guess_type("Tesla Model 3") == "Thing"
+
+
+# --- time words before the verb ------------------------------------------------------------------
+
+TIME_CASES: list[tuple[str, set[Triple]]] = [
+    ("我每周六早上去游泳。", {("小马", "去", "游泳", False)}),
+    ("我每个月去爬山。", {("小马", "去", "爬山", False)}),
+    ("我周末去钓鱼。", {("小马", "去", "钓鱼", False)}),
+    ("我早上七点去跑步。", {("小马", "去", "跑步", False)}),
+    ("我每天晚上八点半看新闻。", {("小马", "看", "新闻", False)}),
+    ("我每星期去一次超市。", {("小马", "去", "超市", False)}),
+    ("小马每周六早上去游泳。", {("小马", "去", "游泳", False)}),
+    # Everyone is not the speaker.
+    ("每个人都喜欢火锅。", set()),
+    ("我们每个人都有电脑。", {("我们", "有", "电脑", False)}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), TIME_CASES)
+def test_times_before_the_verb_are_not_the_subject(text: str, expected: set[Triple]) -> None:
+    assert triples(text, "小马") == expected
+
+
+def test_recurring_time_is_not_a_start_date() -> None:
+    # valid_from says since when a fact holds; "every Saturday" is no such date.
+    q = one("我每周六早上去游泳。", "小马")
+    assert (q.subject_type, q.object_type, q.valid_from) == ("Person", "Activity", None)
+
+
+# --- attribute nouns: the owner has the attribute ----------------------------------------------
+
+ATTRIBUTE_CASES: list[tuple[str, set[Triple]]] = [
+    ("我老家在湖南长沙。", {("小何", "老家", "湖南长沙", False)}),
+    ("我的老家在长沙。", {("小何", "老家", "长沙", False)}),
+    ("我老家是长沙。", {("小何", "老家", "长沙", False)}),
+    ("小王的老家在西安。", {("小王", "老家", "西安", False)}),
+    ("我家乡在大理。", {("小何", "家乡", "大理", False)}),
+    ("小马的家乡是东莞。", {("小马", "家乡", "东莞", False)}),
+    ("我籍贯是山东。", {("小何", "籍贯", "山东", False)}),
+    ("我生日是5月3日。", {("小何", "生日", "5月3日", False)}),
+    ("我的学校是浙大。", {("小何", "学校", "浙大", False)}),
+    ("我的工作是护士。", {("小何", "职业", "护士", False)}),
+    # 我们公司 is a name of its own; where a company is is not the company.
+    ("我们公司在望京。", {("我们公司", "在", "望京", False)}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), ATTRIBUTE_CASES)
+def test_attribute_nouns(text: str, expected: set[Triple]) -> None:
+    assert triples(text, "小何") == expected
+
+
+def test_attribute_types_and_keys() -> None:
+    q = one("我老家在湖南长沙。", "小何")
+    assert (q.subject_type, q.object_type, q.confidence) == ("Person", "Place", 0.9)
+    assert predicate_key(one("我的工作是护士。", "小何").predicate) == "works_as"
+
+
+# --- full-width latin ---------------------------------------------------------------------------
+
+
+def test_full_width_names_are_folded() -> None:
+    assert triples("老陈喜欢ＤｅｅｐＳｅｅｋ。") == {("老陈", "喜欢", "DeepSeek", False)}
+    assert triples("Tim likes ＤｅｅｐＳｅｅｋ.") == {("Tim", "likes", "DeepSeek", False)}
+    assert triples("小李精通Ｃ＋＋。") == {("小李", "精通", "C++", False)}
+    assert one("我２０２０年搬到了上海。", "小王").valid_from == "2020年"
+
+
+def test_fold_width_keeps_chinese_punctuation() -> None:
+    assert fold_width("我用Ｎｏｄｅ．ｊｓ，很好用！（真的）") == "我用Node.js，很好用！（真的）"
+    assert fold_width("ＡＩ．") == "AI．"
+    assert fold_width("plain text") == "plain text"
+
+
+# --- school and company names jieba cuts before their head ------------------------------------
+
+INSTITUTION_CASES: list[tuple[str, set[Triple]]] = [
+    (
+        "我儿子在实验小学上学。",
+        {("小马儿子", "就读于", "实验小学", False), ("小马", "儿子", "小马儿子", False)},
+    ),
+    (
+        "我女儿在第一中学上学。",
+        {("小马女儿", "就读于", "第一中学", False), ("小马", "女儿", "小马女儿", False)},
+    ),
+    ("我在杭州第二中学读书。", {("小马", "就读于", "杭州第二中学", False)}),
+    ("实验小学的校长是刘建国。", {("实验小学", "校长", "刘建国", False)}),
+    ("我在人民医院工作。", {("小马", "工作", "人民医院", False)}),
+    # An owner before the head is no part of the name.
+    ("我们公司用钉钉。", {("我们公司", "用", "钉钉", False)}),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), INSTITUTION_CASES)
+def test_institution_names_stay_whole(text: str, expected: set[Triple]) -> None:
+    assert triples(text, "小马") == expected
+
+
+def test_person_names_ending_like_places() -> None:
+    q = one("实验小学的校长是刘建国。")
+    assert (q.subject_type, q.object_type) == ("Organization", "Person")
+    assert one("张青山住在杭州。").subject_type == "Person"
+    assert guess_type("刘建国", "nr") == "Person"
+    assert guess_type("黄山市") == "Place"
+
+
+@pytest.mark.parametrize(
+    ("text", "obj", "schedule"),
+    [
+        ("我每周六早上去游泳。", "游泳", "每周六早上"),
+        ("我每天晚上七点去健身房。", "健身房", "每天晚上七点"),
+        ("我周末去爬山。", "爬山", "周末"),
+        ("我经常去图书馆。", "图书馆", None),  # how often, but no time to answer "when" with
+        ("我2020年搬到了上海。", "上海", None),
+    ],
+)
+def test_recurring_times_are_the_schedule(text: str, obj: str, schedule: str | None) -> None:
+    [fact] = [q for q in extract_quintuples(text, "小马") if q.object == obj]
+    assert fact.subject == "小马" and fact.schedule == schedule

@@ -1,0 +1,35 @@
+"""Facts read back as sentences (language.sentences via Fact.sentence)."""
+
+from __future__ import annotations
+
+import pytest
+
+from schemas.models import Fact
+
+
+def sentence(subject: str, predicate: str, obj: str, negated: bool = False) -> str:
+    return Fact(id="f", subject=subject, predicate=predicate, predicate_key="k", object=obj, negated=negated).sentence()
+
+
+@pytest.mark.parametrize(
+    ("subject", "predicate", "obj", "negated", "expected"),
+    [
+        ("Paul", "is", "vegetarian", True, "Paul is not vegetarian"),
+        ("Paul", "uses", "Slack", True, "Paul does not use Slack"),
+        ("Paul", "lives in", "Boston", True, "Paul does not live in Boston"),
+        ("Paul", "works at", "Acme", False, "Paul works at Acme"),
+        ("Frank Herbert", "wrote", "Dune", False, "Frank Herbert wrote Dune"),
+        ("Jake", "dog", "Biscuit", False, "Jake's dog is Biscuit"),
+        ("Acme", "CEO", "Bob", False, "Acme's CEO is Bob"),
+        ("Zoe", "inbox", "Zoe's inbox", False, "Zoe has an inbox"),
+        ("小赵", "工作", "腾讯", False, "小赵在腾讯工作"),
+        ("小赵", "上班", "腾讯", True, "小赵不在腾讯上班"),
+        ("小李", "精通", "Python", False, "小李精通 Python"),
+        ("小赵", "用", "Python", True, "小赵不用 Python"),
+        ("小何", "老家", "湖南长沙", False, "小何的老家是湖南长沙"),
+        ("小美", "猫", "豆豆", False, "小美的猫是豆豆"),
+        ("小吴", "儿子", "小吴儿子", False, "小吴有儿子"),
+    ],
+)
+def test_facts_read_as_sentences(subject: str, predicate: str, obj: str, negated: bool, expected: str) -> None:
+    assert sentence(subject, predicate, obj, negated) == expected
