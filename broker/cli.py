@@ -285,7 +285,12 @@ def sources_set(
     as_json: Annotated[bool, typer.Option("--json", help="Print the fact updates as JSON.")] = False,
 ) -> None:
     """Trust a source more or less; its facts, and facts derived from them, follow."""
-    updates = Broker(context_from_options()).set_source_authority(name, authority, agent_id=agent)
+    broker = Broker(context_from_options())
+    updates = broker.set_source_authority(name, authority, agent_id=agent)
+    known = {str(source["name"]).lower() for source in broker.sources(agent_id=agent)}
+    if name.lower() not in known and not Options.quiet:
+        # Allowed (a source may be trusted before it is heard from), but a typo should not pass unseen.
+        stderr.print(f"note: no episode comes from source {name!r} yet; known: {', '.join(sorted(known)) or 'none'}")
     if as_json:
         print_json([update.model_dump(mode="json") for update in updates])
     else:

@@ -96,7 +96,24 @@ def decompose(question: str) -> list[str]:
             break
         first, remaining = found
         parts.append(first)
+    if parts:
+        named = _NAME_OF.match(remaining.strip(_QUESTION_MARKS))
+        if named and named.group("whom"):
+            remaining = f"Who is {named.group('whom')}?"  # "#1's husband's name": who #1's husband is
+        elif named:
+            # "我妹妹的名字是什么": the sister found is her name; no hop asks for it again.
+            return parts if len(parts) > 1 else []
     return [*parts, remaining] if parts else []
+
+
+_NAME_OF = re.compile(
+    r"^(?:#\d+(?:的)?(?:名字|姓名|全名|大名)(?:是|叫)?(?:什么|啥)?(?:呢|啊)?"
+    r"|(?:what(?:'s| is| was) )?(?:#\d+(?:'s|’s)|the name of #\d+) (?:full |first )?name"
+    r"|(?:what(?:'s| is| was) )?the (?:full |first )?name of #\d+"
+    r"|what(?:'s| is| was) (?P<whom>#\d+(?:'s|’s) [\w -]+?)(?:'s|’s) (?:full |first )?name)$",
+    re.IGNORECASE,
+)
+"""The last part asks only for the name of what the hop before found (that is its answer)."""
 
 
 def is_multi_hop(question: str) -> bool:

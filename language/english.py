@@ -206,7 +206,10 @@ CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     )
 )
 
-WORD_RE = re.compile(r"[A-Za-z0-9][A-Za-z0-9+#]*(?:[.\-'’][A-Za-z0-9+#]+)*\+*(?:['’]s?)?|[,;:&]")
+WORD_RE = re.compile(
+    r"[A-Z][A-Za-z]*&[A-Z][A-Za-z]*(?:['’]s?)?"  # AT&T, R&D, H&M: one name
+    r"|[A-Za-z0-9][A-Za-z0-9+#]*(?:[.\-'’][A-Za-z0-9+#]+)*\+*(?:['’]s?)?|[,;:&]"
+)
 _VOWELS = set("aeiou")
 
 
@@ -221,7 +224,8 @@ def words(text: str) -> list[str]:
     """Split English text into words and the separators , ; : &.
 
     Possessive ``'s`` stays on its word ("Alice's"); dotted names stay whole
-    ("Node.js", "U.S"); a trailing sentence dot is dropped.
+    ("Node.js", "U.S"), and so do names glued by an ampersand ("AT&T"); a trailing
+    sentence dot is dropped.
     """
     return [w.replace("’", "'") for w in WORD_RE.findall(text)]
 

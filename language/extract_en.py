@@ -34,7 +34,7 @@ which is what the hints in ``language.types`` are written for.
 Phrasal verbs keep all their particles ("grew up in Texas", "hangs out with
 Tom"); a gerund keeps the preposition its verb takes ("enjoys listening to
 jazz"). Frequency phrases and clock times ("every Saturday morning", "twice a
-week", "at 7 am") end an object and become the fact's ``valid_from``, which is
+week", "at 7 am") end an object and become the fact's ``schedule`` (dates: ``valid_from``), which is
 what "when" questions are answered from. Without an object an activity verb gives
 an ability ("can", "swim") or a habit ("does", "running"), an event participle its
 date ("married in", "June 2016"), and a wish ("want", "hope", "would like")
@@ -45,9 +45,15 @@ Changes of state give the old value negated under the same key as the new one,
 so the new fact can supersede it: "stopped using Slack" / "gave up Photoshop" ->
 (use, ..., negated), "quit my job at Deloitte" -> (work at, Deloitte, negated),
 and a second clause with its own subject is read too ("... and now I use
-Discord", ", she now uses Discord"; she is the subject of the clause before). A
-tool a thing is made with is a tool used: "building a plugin system with
-Wasmtime" also gives (uses, Wasmtime).
+Discord", ", she now uses Discord"; she is the subject of the clause before).
+Moving out retires the old home: "moved out of / away from Chicago (to Seattle)"
+and "left Boston for Denver" give (live in, old, negated) and (moved to, new);
+"left Google for Meta" changes employer the same way. A tool a thing is made with
+is a tool used: "building a plugin system with Wasmtime" also gives (uses,
+Wasmtime); a purpose ("use Vim for coding") is no relation, and how well ("knows
+Lua well", "speaks French a little") is no part of the object. "is employed by X"
+stays a relation of its subject (works_at), and an employer is an Organization.
+Capitalised words joined by "&" are one name ("Tiffany & Co", "AT&T").
 """
 
 from __future__ import annotations
@@ -128,10 +134,17 @@ _TIME_UNITS = {
     "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekday", "hour",
 }
 _NUMBER_WORDS = {"two", "three", "four", "five", "six", "few", "couple"}
+_WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekend", "weekday"}
+_DAY_PARTS = {"morning", "afternoon", "evening", "night"}
+# How well something is done is no part of what: "knows Lua (very) well", "speaks French a little".
+MANNER_WORDS = {"well", "badly", "poorly", "fluently", "perfectly", "decently", "okay", "ok", "fine", "passably"}
+INTENSIFIERS = {"very", "pretty", "really", "quite", "so", "fairly", "reasonably", "extremely", "super", "rather"}
 # Verbs that end a habit or use: "stopped using Slack" is a negated "use Slack".
 CESSATION_VERBS = {"stop", "quit", "cease"}
 # Objects whose place is the employer: "quit my job at Deloitte" -> no longer works at Deloitte.
 JOB_NOUNS = {"job", "position", "role", "post", "internship"}
+# Objects of "go to" whose place is a school: "went to college at Stanford" -> studied at Stanford.
+SCHOOL_NOUNS = {"college", "school", "university", "uni"}
 # Verbs of making whose "with <tool>" is an instrument: "build a plugin system with Wasmtime"
 # uses Wasmtime. After these software and data verbs any unknown name is taken for a tool ...
 TOOL_VERBS = {
@@ -153,6 +166,8 @@ _CLOCK = re.compile(r"^\d{1,2}(?:am|pm)?$", re.IGNORECASE)
 _TOOLISH = {_types.TOOL, _types.LANGUAGE}
 _RELATIONAL_PREPS = {"in", "of", "at", "on", "with", "for", "about"}
 _MERIDIEM = {"am", "pm", "a.m", "p.m", "o'clock"}
+# Base wordings the type hints of ``language.types`` know, for keys also reached by participles.
+_KEY_BASES = {"works_at": "work at"}
 # fmt: on
 
 
@@ -240,12 +255,31 @@ def _frequency_at(ws: list[str], i: int) -> int:
             end = j + 1
     elif w0 == "on" and w1.endswith("s") and w1.rstrip("s") in _TIME_UNITS:
         end = i + 2  # "on weekends", "on Mondays"
+    elif w0 == "on" and w1 in _WEEKDAYS and w2.endswith("s") and w2.rstrip("s") in _DAY_PARTS:
+        end = i + 3  # "on Tuesday evenings"
     elif w0 == "at" and w1 in {"night", "weekends"}:
         end = i + 2
-    # "every Saturday morning", "on Sunday evenings": one phrase.
-    while end > i and _lw(ws, end).rstrip("s") in _TIME_UNITS:
-        end += 1
+    # "every Saturday morning", "on Sunday evenings", "every Monday and Thursday": one phrase.
+    while end > i:
+        if _lw(ws, end).rstrip("s") in _TIME_UNITS:
+            end += 1
+        elif _lw(ws, end) in {"and", "or", ","} and _lw(ws, end + 1).rstrip("s") in _WEEKDAYS:
+            end += 2
+        else:
+            break
     return end
+
+
+def _manner_at(ws: list[str], i: int) -> int:
+    """Return the end of a manner phrase at ``i`` ("well", "very well", "a little"), or ``i``."""
+    j = i + 1 if _lw(ws, i) in INTENSIFIERS else i
+    if _lw(ws, j) in MANNER_WORDS:
+        return j + 1
+    if j == i and _lw(ws, i) == "a" and _lw(ws, i + 1) in {"little", "bit"}:
+        after = _lw(ws, i + 2)
+        if not after or after in {",", ";", "and", "but", "now", "too"} or _time_at(ws, i + 2) > i + 2:
+            return i + 2  # "speaks French a little" (but "has a little cat")
+    return i
 
 
 def _is_verbish(word: str) -> bool:
@@ -280,12 +314,19 @@ def _strip_determiners(words: list[str]) -> list[str]:
     return words
 
 
+def _joins_a_name(words: list[str], i: int) -> bool:
+    """Whether the "&" at ``i`` is inside a name: capitalised words on both sides ("Smith & Sons")."""
+    return 0 < i < len(words) - 1 and en.is_capitalised(words[i - 1]) and en.is_capitalised(words[i + 1])
+
+
 def _split_list(words: list[str]) -> list[list[str]]:
     parts: list[list[str]] = [[]]
     i = 0
     while i < len(words):
         w = words[i].lower()
-        if w in {"and", "or", ",", "&", "nor"}:
+        if w == "&" and _joins_a_name(words, i):
+            parts[-1].append(words[i])  # "Tiffany & Co", "Johnson & Johnson": one name
+        elif w in {"and", "or", ",", "&", "nor"}:
             parts.append([])
         elif w == "as" and _lw(words, i + 1) == "well" and _lw(words, i + 2) == "as":
             parts.append([])
@@ -531,6 +572,8 @@ def _take_object(ws: list[str], k: int) -> int:
             break
         if _frequency_at(ws, j) > j:
             break  # "go jogging every morning": how often, not what
+        if j > k and _manner_at(ws, j) > j:
+            break  # "knows Lua well": how well, not what
         if j > k and lw in {"now", "today", "anymore", "too", "either", "again", "already", "though"}:
             break
         if j > k and lw == "any" and _lw(ws, j + 1) == "more":
@@ -554,9 +597,12 @@ def _skip_tail(ws: list[str], j: int, state: State) -> tuple[int, str | None]:
     n = len(ws)
     while j < n:
         end = _time_at(ws, j)
-        is_frequency = end == j and _frequency_at(ws, j) > j
+        is_frequency = _frequency_at(ws, j) > max(j, end - 1)
         if is_frequency:
-            end = _frequency_at(ws, j)
+            end = _frequency_at(ws, j)  # "on Tuesday evenings" recurs; "on Tuesday" is a date
+        elif end > j:
+            while _lw(ws, end) in _DAY_PARTS:
+                end += 1  # "on Tuesday evening"
         if end > j:
             phrase = " ".join(ws[j:end])
             if found and found_end == j:
@@ -572,6 +618,9 @@ def _skip_tail(ws: list[str], j: int, state: State) -> tuple[int, str | None]:
             continue
         if _is_adverb(ws[j]):
             j += 1
+            continue
+        if _manner_at(ws, j) > j:
+            j = _manner_at(ws, j)
             continue
         if lw in NAMING_WORDS:
             j = _take_object(ws, j + 1)
@@ -635,12 +684,18 @@ def _tail_relations(
             named = bool(obj_words) and (
                 en.is_capitalised(obj_words[0]) or _types.guess_type(" ".join(obj_words)) != _types.CONCEPT
             )
+            if lw == "for" and obj_words and obj_words[0].islower() and en.is_gerund(obj_words[0]):
+                named = False  # "use Vim for coding": a purpose, no relation
             if named:
                 conf = _confidence(base, state)
                 objects = _object_names(obj_words, ctx)
                 if base in CESSATION_VERBS | {"leave"} and head in JOB_NOUNS and lw in {"at", "with", "for"}:
                     wording = f"work {lw}" if not neg else f"works {lw}"
                     drafts += _emit(subjects, wording, objects, not neg, conf, valid_from, ctx, f"work {lw}")
+                elif base == "go" and head in SCHOOL_NOUNS and lw in {"at", "to"}:
+                    # "went to college at Stanford" -> studied at Stanford.
+                    wording = "study at" if neg else ("studied at" if verb == "went" else "studies at")
+                    drafts += _emit(subjects, wording, objects, neg, conf, valid_from, ctx, "study at")
                 elif lw == "with" and base in MAKING_VERBS and _instruments(objects, base, ctx):
                     wording = "use" if neg else ("used" if verb == en.past_tense(base) else "uses")
                     drafts += _emit(subjects, wording, objects, neg, min(conf, FALLBACK), valid_from, ctx, "use")
@@ -927,6 +982,13 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                     k, tail_time = _skip_tail(ws, end, state)
                     base = en.lemma(lw)
                     conf = _confidence(base, state, clear=True)
+                    kept = _KEY_BASES.get(predicate_key(f"{lw} by"))
+                    if kept:
+                        # "Ethan is employed by Initech" -> (Ethan, employed by, Initech): the
+                        # lexicon reads this passive as a relation of its subject (works_at).
+                        valid = tail_time or valid_from
+                        drafts += _emit(subjects, f"{lw} by", agents, neg, conf, valid, ctx, kept)
+                        break
                     for agent in agents:
                         for subject in subjects:
                             drafts.append(
@@ -950,7 +1012,7 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                     predicate += " " + _lw(ws, k)
                     k += 1
                 clear = True
-                base = predicate
+                base = _KEY_BASES.get(predicate_key(predicate), predicate)  # "employed at" types as "work at"
             elif lw in {"on", "in", "at"} and _time_at(ws, k) > k + 1:
                 # "My birthday is on March 3rd": the date is the value, as in "is March 3rd".
                 end = _time_at(ws, k)
@@ -1054,11 +1116,11 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                 k += 1
             if (
                 complement.split(" ")[-1] in ADVERB_PARTICLES
-                and _lw(ws, k) in PHRASAL_PREPS
+                and (_lw(ws, k) in PHRASAL_PREPS or (complement.endswith(" out") and _lw(ws, k) == "of"))
                 and _time_at(ws, k) == k
                 and _frequency_at(ws, k) == k
             ):
-                complement += " " + _lw(ws, k)  # "grew up in Texas", "hang out with Tom"
+                complement += " " + _lw(ws, k)  # "grew up in Texas", "hang out with Tom", "moved out of"
                 k += 1
             predicate += complement
             base += complement
@@ -1255,10 +1317,12 @@ def _looks_like_clause(ws: list[str], i: int) -> bool:
     if i >= len(ws) or _lw(ws, i) in {"me", "him", "us", "them"}:
         return False
     end = _subject_end(ws, i)
+    while end < len(ws) and _is_adverb(ws[end]) and _manner_at(ws, end) == end:
+        end += 1  # "he really knows ...", but "(knows) Lua very well" has no verb
     if end == i or end >= len(ws):
         return False
     nxt = ws[end]
-    return _is_verbish(nxt) or _is_adverb(nxt) or nxt.lower() in en.HEDGES
+    return _is_verbish(nxt) or nxt.lower() in en.HEDGES
 
 
 def _starts_clause(ws: list[str], i: int) -> bool:
@@ -1320,7 +1384,14 @@ def _clauses(ws: list[str]) -> list[list[str]]:
 
 
 # "switched from Slack (to Discord)": Slack is no longer used; "moved from Boston": no longer lived in.
-_LEFT_BEHIND = {"switch from": "use", "change from": "use", "migrate from": "use", "move from": "live in"}
+_LEFT_BEHIND = {
+    "switch from": "use",
+    "change from": "use",
+    "migrate from": "use",
+    "move from": "live in",
+    "move out of": "live in",
+    "move away from": "live in",
+}
 
 
 def _is_schedule(phrase: str) -> bool:
@@ -1335,6 +1406,43 @@ def _leaving_says_no_longer(draft: Draft) -> None:
     meaning = _LEFT_BEHIND.get(f"{en.lemma(verb)} {preposition}")
     if meaning and not draft.negated:
         draft.predicate, draft.negated = meaning, True
+    elif not preposition and not draft.negated and _is_employer(draft):
+        # "I left Deloitte and joined KPMG": a change of employer, which retires works_at Deloitte.
+        if en.lemma(verb) == "leave":
+            draft.predicate, draft.negated, draft.object_type = "work at", True, _types.ORGANIZATION
+        elif en.lemma(verb) == "join":
+            draft.predicate, draft.object_type = "works at", _types.ORGANIZATION
+
+
+def _is_employer(draft: Draft) -> bool:
+    """A company, by type or by a capitalised name no gazetteer types otherwise (Deloitte, KPMG)."""
+    if draft.object_type == _types.ORGANIZATION or _types.guess_type(draft.object) == _types.ORGANIZATION:
+        return True
+    return en.is_capitalised(draft.object) and _types.guess_type(draft.object) == _types.CONCEPT
+
+
+def _leaving_for(drafts: list[Draft]) -> None:
+    """Read "left X for Y" as a move or a change of employer when X is a place or a company.
+
+    "I left Boston for Denver" -> (live in, Boston, negated) and (moved to, Denver);
+    "Bob left Google for Meta" -> (work at, Google, negated) and (works at, Meta).
+    """
+    for new in drafts:
+        verb, _, preposition = new.predicate.partition(" ")
+        if en.lemma(verb) != "leave" or preposition != "for" or new.negated:
+            continue
+        for old in drafts:
+            if old.subject != new.subject or old.predicate != verb or old.negated:
+                continue
+            kind = old.object_type or _types.guess_type(old.object)
+            if kind == _types.PLACE:
+                old.predicate, old.negated = "live in", True
+                new.predicate = "moved to"
+                if new.object_type in {None, _types.CONCEPT, _types.ORGANIZATION}:
+                    new.object_type = _types.PLACE
+            elif kind == _types.ORGANIZATION and _types.guess_type(new.object, None, "work at") == _types.ORGANIZATION:
+                old.predicate, old.negated = "work at", True
+                new.predicate, new.object_type = "works at", _types.ORGANIZATION
 
 
 def read_sentence(sentence: str, ctx: Context) -> list[Draft]:
@@ -1357,10 +1465,17 @@ def read_sentence(sentence: str, ctx: Context) -> list[Draft]:
         read = _read_clause(clause, state, ctx)
         state.objects = [draft.object for draft in read]
         drafts += read
+    _leaving_for(drafts)
     for draft in (d for top in drafts for d in (top, *top.extras)):
         _leaving_says_no_longer(draft)
         if draft.valid_from and _is_schedule(draft.valid_from):
             draft.schedule, draft.valid_from = draft.valid_from, None
+        if (
+            predicate_key(draft.predicate) == "works_at"
+            and draft.object_type in {None, _types.CONCEPT}
+            and en.is_capitalised(draft.object)
+        ):
+            draft.object_type = _types.ORGANIZATION  # "works at Tiffany & Co": an employer, unless a person
         # A name he/she referred to is a person, though no gazetteer knows it.
         if draft.subject in state.persons and draft.subject_type in {None, _types.CONCEPT}:
             draft.subject_type = _types.PERSON

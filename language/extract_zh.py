@@ -26,6 +26,15 @@ head are glued (实验 + 小学, 杭州 + 第二 + 中学). Studying at a school
 (S, 上学, 杭州)). An attribute noun straight after its owner is the predicate:
 我老家在湖南长沙 / 我老家是长沙 -> (S, 老家, ...), and 我的工作是护士 ->
 (S, 职业, 护士), since the verb 工作 would read "works at".
+
+Jobs and places of work: 我在一家银行做会计 -> (S, 职业, 会计) and (S, 工作, 银行);
+在浙大读研究生 -> (S, 就读于, 浙大); 在复旦大学教书 -> (S, 任教, 复旦大学); a person
+在 a company (小林现在在京东) works there, (S, 工作, 京东), while 在北京 / 在复旦 stay 在.
+A company's 总部 is the company's: 蓝鲸集团总部位于深圳 -> (蓝鲸集团, 总部位于, 深圳),
+总部迁到了杭州 -> (蓝鲸集团, 总部迁到, 杭州). A changed attribute reads like 是:
+星河科技的CEO换成了李明远 -> (星河科技, CEO, 李明远). A name before its kind is named
+like one after it: 养了一只叫豆豆的柯基 -> (S, 柯基, 豆豆). Modals jieba glues to short
+names are cut off (小美会 -> 小美 + 会, 老 + 陈爱 -> 老陈 + 爱, 小 + 美的 -> 小美 + 的).
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ from dataclasses import dataclass
 
 from language import types as _types
 from language.extract import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Context, Draft
+from language.occupations import is_occupation
 from language.segment import has_cjk, is_latin, is_punct, join_words, pos_tag, word_freq
 
 # fmt: off
@@ -79,7 +89,7 @@ VERB_WORDS = {
     "离开", "辞职", "退出", "结婚", "喝", "吃", "写", "学", "教", "做", "有", "去", "来", "当",
     "担任", "成为", "迷上", "爱上", "改用", "换成", "坐", "开", "玩", "看", "听", "读",
     "部署", "安装", "运行", "托管", "转向", "发布", "推出", "收购", "投资", "编辑", "处理", "管理", "分析",
-    "记录", "剪辑", "设计", "读书", "上学", "念书", "读研", "读博", "求学",
+    "记录", "剪辑", "设计", "读书", "上学", "念书", "读研", "读博", "求学", "教书", "念", "攻读",
 }
 # Verbs whose complement may be a bare activity verb (喜欢游泳, 会开车).
 CATENATIVES = {"喜欢", "爱", "讨厌", "去", "想", "要", "会", "开始", "学", "学会", "打算", "享受", "热爱",
@@ -109,7 +119,7 @@ _NAME_PREFIX = set("小老阿")
 _MODALS = {"是", "想", "要", "能"}
 _CLAUSE_OPENERS = {"但是", "不过", "而且", "所以", "因为", "并且", "然后", "另外", "此外", "其实"}
 _INDEFINITES = {"一个", "一名", "一位", "一台", "一只"}
-_NAME_TAIL_WORDS = set("会是在和用去有要想也都就说爱给跟把被从对很最")
+_NAME_TAIL_WORDS = set("会是在和用去有要想能也都就说爱给跟把被从对很最")
 _VERB_MEASURE = re.compile(r"^(.+?)([一两几半][杯个只本份次趟下碗瓶件辆台])$")
 # Transitive verb heads jieba glues to their object (喝茶, 打篮球, 弹钢琴, 养猫): split
 # when the rest is a noun, so 我只喝茶 reads like 我只喝咖啡 does.
@@ -120,6 +130,7 @@ ACTIVITY_VERBS = {
     "跑步", "慢跑", "晨跑", "夜跑", "游泳", "健身", "锻炼", "散步", "爬山", "登山", "徒步", "骑行", "骑车",
     "滑雪", "滑冰", "冲浪", "潜水", "冥想", "打坐", "跳舞", "唱歌", "画画", "钓鱼", "旅游", "旅行", "开车",
     "抽烟", "吸烟", "做饭", "遛狗", "健走", "练琴", "写作", "熬夜", "早起", "午睡", "加班", "下棋",
+    "开会", "上课", "打球", "练字", "弹琴",
 }
 # Habit markers; a bare activity verb with one of these, or none at all, is a habit.
 HABIT_WORDS = {"每天", "每周", "每周末", "每年", "每月", "每晚", "每天早上", "每天晚上", "天天", "经常", "常常",
@@ -130,9 +141,20 @@ EVENT_VERBS = {"结婚", "离婚", "订婚", "退休", "毕业", "出生", "分�
 SYMMETRIC_EVENTS = {"结婚", "离婚", "订婚", "分手", "相识", "相遇", "认识"}
 # Wishes are not facts: 我希望以后住在海边 / 我想要一台新电脑 state nothing yet.
 WISH_VERBS = {"希望", "想要", "想", "盼望", "渴望", "期望", "梦想", "巴不得", "但愿", "真想", "好想"}
+# Doing a job: 我在银行做会计 -> (S, 职业, 会计) and (S, 工作, 银行).
+JOB_VERBS = {"做", "当", "担任", "干"}
+OCCUPATION = "职业"
+WORKS_AT = "工作"
 # Studying somewhere: 在复旦大学读书 -> (S, 就读于, 复旦大学) when the place is a school.
 STUDY_VERBS = {"读书", "上学", "念书", "读研", "读博", "求学"}
 STUDIES_AT = "就读于"
+# 在浙大读研究生 / 在复旦念大学: a study verb with the degree as its object.
+STUDY_HEADS = {"读", "念", "上", "攻读"}
+DEGREES = {"研究生", "博士", "硕士", "本科", "大学", "大专", "高中", "初中", "小学", "中学", "研", "博", "书", "博士后",
+           "MBA"}
+# Teaching somewhere: 在复旦大学教书 -> (S, 任教, 复旦大学).
+TEACH_VERBS = {"教书", "教学", "执教"}
+TEACHES_AT = "任教"
 # Attribute nouns whose value follows 是 (我老家是长沙, 我生日是5月3日): the owner has
 # the attribute, the value is its object; with 在 only those whose value is a place
 # (我老家在湖南长沙 -> (S, 老家, 湖南长沙); 我公司在望京 only says where the company is).
@@ -149,6 +171,16 @@ _EVERY_TIME = re.compile(
 _CLOCK_TIME = re.compile(r"^[\d一二三四五六七八九十两]+点(?:半|钟|整|[\d一二三四五六七八九十]+分?)?$")
 # 去一次 / 看两遍: how many times, never the object.
 _VERB_COUNT = re.compile(r"^[\d一二两三四五六七八九十几]+[次趟回遍下]$")
+# Where a company's headquarters is, or moved: 蓝鲸集团总部位于深圳 / 总部迁到了杭州.
+HEADQUARTERS = "总部"
+_HQ_VERBS = {
+    "位于": "总部位于", "在": "总部位于", "设在": "总部位于", "设于": "总部位于", "坐落于": "总部位于",
+    "坐落在": "总部位于", "迁到": "总部迁到", "迁往": "总部迁到", "迁去": "总部迁到", "搬迁到": "总部迁到",
+    "搬到": "总部搬到", "搬去": "总部搬到", "搬往": "总部搬到", "迁至": "总部迁至", "搬至": "总部迁至",
+    "搬迁至": "总部迁至",
+}
+# Verbs of change that give an attribute a new value: 星河科技的CEO换成了李明远.
+CHANGE_VERBS = {"换成", "变成", "改成", "换为", "改为", "变为", "更换为", "变更为", "更改为"}
 # Naming verbs: 我的猫叫咪咪, 我女儿名叫李小雨, (一只猫，)名字叫旺财.
 NAMING_VERBS = {"叫", "名叫", "叫做", "取名", "取名叫", "起名叫", "名为"}
 # A dish is one name: 番茄炒蛋, 青椒炒肉, 红烧肉 stays whole.
@@ -193,13 +225,8 @@ def tag(clause: str) -> list[Tok]:
         elif measure:
             # ... and numerals to verbs: 喝一杯 -> 喝 + 一杯.
             toks += [Tok(measure.group(1), "v"), Tok(measure.group(2), "m")]
-        elif (
-            len(tok.w) == 3
-            and tok.w[0] in _NAME_PREFIX
-            and tok.w[1] in _types.SURNAMES_ZH
-            and tok.w[2] in _NAME_TAIL_WORDS
-        ):
-            # jieba's HMM glues the next word to short names: 小李会 -> 小李 + 会.
+        elif _glued_tail(tok):
+            # jieba's HMM glues the next word to short names: 小李会 -> 小李 + 会, 王芳爱 -> 王芳 + 爱.
             toks += [Tok(tok.w[:2], "NAME"), Tok(tok.w[2], _tail_flag(tok.w[2]))]
         elif len(tok.w) == 2 and tok.w[0] == "我" and tok.w[1] in _NAME_TAIL_WORDS:
             # ... and to 我: 我会 is "I can", not jieba's noun "our association".
@@ -221,7 +248,11 @@ def tag(clause: str) -> list[Tok]:
     toks = _merge_times(toks)
     toks = _merge_dishes(toks)
     toks = _merge_every(toks)
-    for tok in toks:
+    toks = _split_weekdays(toks)
+    for k, tok in enumerate(toks):
+        if k and toks[k - 1].w in JOB_VERBS | COPULAS and tok.f.startswith("v") and is_occupation(tok.w):
+            tok.f = "n"  # 做会计: jieba's verb 会计 is the accountant here
+            continue
         if tok.w in ACTIVITY_VERBS and tok.f not in {"NAME", "TIME"}:
             tok.f = "VERB"
             continue
@@ -293,6 +324,27 @@ def _merge_every(toks: list[Tok]) -> list[Tok]:
     return out
 
 
+_WEEK_WORDS = {"每周", "周", "星期", "每星期", "礼拜", "每个礼拜", "每礼拜"}
+
+
+def _split_weekdays(toks: list[Tok]) -> list[Tok]:
+    """每周 + 一开 + 例会 -> 每周一 + 开 + 例会: jieba glues the weekday to the verb after it."""
+    out: list[Tok] = []
+    for tok in toks:
+        if (
+            out
+            and out[-1].w in _WEEK_WORDS
+            and len(tok.w) >= 2
+            and tok.w[0] in "一二三四五六日天"
+            and tok.w[1:] in VERB_WORDS
+        ):
+            out[-1] = Tok(out[-1].w + tok.w[0], "d" if out[-1].w.startswith("每") else "t")
+            out.append(Tok(tok.w[1:], "v"))
+            continue
+        out.append(tok)
+    return out
+
+
 def _foodish(word: str) -> bool:
     return word in _types.FOODS or (has_cjk(word) and word[-1] in _INGREDIENT_ENDS)
 
@@ -333,8 +385,19 @@ def _merge_latin(toks: list[Tok]) -> list[Tok]:
     return out
 
 
+def _glued_tail(tok: Tok) -> bool:
+    """A three-character name ending in a modal, verb or 的 that jieba glued on (小美会, 王芳爱)."""
+    if len(tok.w) != 3 or tok.w[2] not in _NAME_TAIL_WORDS | {"的"}:
+        return False
+    if tok.w[0] in _NAME_PREFIX:
+        return tok.w[1] in _types.SURNAMES_ZH or tok.f in {"nr", "nrfg"}
+    return tok.f in {"nr", "nrfg"} and tok.w[0] in _types.SURNAMES_ZH
+
+
 def _tail_flag(word: str) -> str:
-    if word in VERB_WORDS:
+    if word == "的":
+        return "uj"
+    if word in VERB_WORDS | _MODALS:
         return "v"
     return "p" if word in LOCATIVE_PREPS or word in {"把", "被"} else "d"
 
@@ -345,9 +408,32 @@ def _merge_names(toks: list[Tok]) -> list[Tok]:
     while i < len(toks):
         tok = toks[i]
         nxt = toks[i + 1] if i + 1 < len(toks) else None
-        # 小 + 李 -> 小李; 王 + 老师 -> 王老师.
-        if nxt and tok.w in _NAME_PREFIX and len(nxt.w) == 1 and nxt.w in _types.SURNAMES_ZH:
+        after = toks[i + 2] if i + 2 < len(toks) else None
+        # 小 + 李 -> 小李; 小 + 美 -> 小美 (jieba: 美/j); 王 + 老师 -> 王老师.
+        if (
+            nxt
+            and tok.w in _NAME_PREFIX
+            and len(nxt.w) == 1
+            and (nxt.w in _types.SURNAMES_ZH or nxt.f in {"j", "nr", "nrfg"})
+        ):
             out.append(Tok(tok.w + nxt.w, "NAME"))
+            i += 2
+            continue
+        # 老 + 陈爱 -> 老陈 + 爱; 小 + 美的 -> 小美 + 的; 小 + 红会 + 弹 -> 小红 + 会 + 弹.
+        if (
+            nxt
+            and tok.w in _NAME_PREFIX
+            and len(nxt.w) == 2
+            and nxt.w[1] in _NAME_TAIL_WORDS | {"的"}
+            and (
+                nxt.f in {"nr", "nrfg"}
+                or nxt.w[0] in _types.SURNAMES_ZH
+                or nxt.f in {"n", "j"}
+                and after is not None
+                and (after.f.startswith("v") or after.w in VERB_WORDS)
+            )
+        ):
+            out += [Tok(tok.w + nxt.w[0], "NAME"), Tok(nxt.w[1], _tail_flag(nxt.w[1]))]
             i += 2
             continue
         if nxt and len(tok.w) == 1 and tok.w in _types.SURNAMES_ZH and nxt.w in _types.PERSON_TITLES_ZH:
@@ -1017,9 +1103,19 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_
             pos += 2
         while pos < n and toks[pos].f in {"ASP"}:
             pos += 1
+        predicate = "".join(prefix + verbs)
+        named = _named_kind(toks, pos) if verbs[-1] not in NAMING_VERBS else None
+        if named:
+            # 养了一只叫豆豆的柯基 -> (S, 养, 柯基) renamed to (S, 柯基, 豆豆), like 一只柯基，叫豆豆.
+            name_toks, kind_toks, _end = named
+            kind = [Tok(_surface(kind_toks, ctx), "n")]
+            new = _emit(state, predicate, kind, neg, _confidence(verbs, state), ctx, valid_from)
+            drafts += new
+            if new and state.nameable is new[-1]:
+                drafts += _rename(state, _surface(name_toks, ctx), ctx)
+            break
         end = _take_object(toks, pos)
         obj = toks[pos:end]
-        predicate = "".join(prefix + verbs)
         if not obj and verbs[-1] in SYMMETRIC_EVENTS and len(state.subjects) >= 2:
             # 我和老公2010年在杭州认识: the event links the two; 在杭州 only says where.
             drafts += _read_event(verbs[-1], neg, valid_from, state, ctx) or []
@@ -1028,6 +1124,18 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_
             obj = loc
             if verbs[-1] in STUDY_VERBS and _is_school(loc):
                 predicate = STUDIES_AT  # 在复旦大学读书: studies at the school
+            elif verbs[-1] in TEACH_VERBS and _is_school(loc):
+                predicate = TEACHES_AT  # 在复旦大学教书: teaches at the school
+        elif (
+            loc
+            and loc_prep == "在"
+            and verbs[-1] in STUDY_HEADS
+            and len(obj) == 1
+            and obj[0].w in DEGREES
+            and _is_school(loc)
+        ):
+            # 在浙大读研究生 -> (S, 就读于, 浙大); 在上海读研究生 keeps (S, 读, 研究生).
+            predicate, obj = STUDIES_AT, loc
         elif not obj and len(verbs) >= 2 and verbs[0] in CATENATIVES and verbs[-1] not in COMPLEMENTS:
             # 我喜欢游泳 / 我不会开车: the last verb is the activity that is liked.
             predicate = "".join(prefix + verbs[:-1])
@@ -1042,6 +1150,21 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_
             if valid_from is None or any(t.w in HABIT_WORDS or t.w.startswith("每") for t in toks[:pos]):
                 predicate = "习惯"
                 obj = [Tok(verbs[-1], "ACT")]
+        job = verbs[-1] in JOB_VERBS and len(obj) <= 2 and is_occupation(join_words([t.w for t in obj]))
+        if job and verbs[-1] != "担任":
+            predicate = "".join(prefix) + OCCUPATION  # 我做会计 / 我当老师: the occupation
+        if job and loc and loc_prep == "在":
+            # 我在一家银行做会计: and the place of work.
+            drafts += _emit(state, WORKS_AT, loc, neg, _confidence([WORKS_AT], state), ctx, valid_from)
+        if obj and _HQ_VERBS.get("".join(verbs)) and any(_is_headquarters(s) for s in state.subjects):
+            # 蓝鲸集团(的)总部位于深圳 -> (蓝鲸集团, 总部位于, 深圳): the company's, not the building's.
+            predicate = _HQ_VERBS["".join(verbs)]
+            for subject in state.subjects:
+                if _is_headquarters(subject):
+                    subject.name = subject.owner or subject.name[: -len(HEADQUARTERS)].strip()
+                    subject.pos, subject.extras, subject.type = None, [], _types.ORGANIZATION
+        if obj and verbs == ["在"] and _at_employer(state, obj, ctx):
+            predicate = "".join(prefix) + WORKS_AT  # 小林现在在京东: works there
         if obj and verbs == ["在"] and all(s.attribute in PLACE_ATTRIBUTES for s in state.subjects):
             # 我老家在湖南长沙: the place is the value of the owner's attribute.
             drafts += _emit_attribute(state, obj, neg, _confidence(["是"], state, clear=True), ctx, valid_from)
@@ -1060,6 +1183,40 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_
         ):
             break
     return drafts
+
+
+def _is_headquarters(subject: Subject) -> bool:
+    return subject.name.endswith(HEADQUARTERS) and len(subject.name) > len(HEADQUARTERS)
+
+
+def _named_kind(toks: list[Tok], pos: int) -> tuple[list[Tok], list[Tok], int] | None:
+    """[一只] 叫 <name> 的 <kind> at ``pos``: the name, the kind and the end; None otherwise."""
+    j = pos
+    while j < len(toks) and (toks[j].f in {"m", "q", "mq"} or toks[j].w in _INDEFINITES):
+        j += 1
+    if j >= len(toks) or toks[j].w not in NAMING_VERBS:
+        return None
+    words = [t.w for t in toks]
+    if "的" not in words[j + 1 :]:
+        return None
+    k = words.index("的", j + 1)
+    end = _take_object(toks, k + 1)
+    name_toks, kind_toks = toks[j + 1 : k], toks[k + 1 : end]
+    if not name_toks or not kind_toks or len(name_toks) > 3 or any(_is_verb(t) for t in name_toks):
+        return None
+    return name_toks, kind_toks, end
+
+
+def _at_employer(state: State, obj: list[Tok], ctx: Context) -> bool:
+    """Whether 在 + ``obj`` says where people work: a company, not a school (在复旦) or a place (在北京)."""
+    if not state.subjects or not all(
+        s.type == _types.PERSON or s.pos in {"NAME", "nr", "nrfg", "ME"} for s in state.subjects
+    ):
+        return False
+    names = _object_names(obj, ctx)
+    return bool(names) and all(
+        _types.guess_type(name, pos) == _types.ORGANIZATION and not _types.is_school(name) for name, pos in names
+    )
 
 
 def _is_bare_verb_noun(toks: list[Tok], i: int) -> bool:
@@ -1285,6 +1442,7 @@ def _read_clause(clause: str, state: State, ctx: Context) -> list[Draft]:
     named = _read_naming(toks, state, ctx)
     if named is not None:
         return named
+    toks = _change_as_copula(toks)
     # The copula path first: the first 是 with a verb-free (or 的-ending) left side.
     k = next((k for k, tok in enumerate(toks) if tok.f == "COP" and k > 0), None)
     if k is not None:
@@ -1320,6 +1478,22 @@ def _read_clause(clause: str, state: State, ctx: Context) -> list[Draft]:
         elif subject.pos in {"NAME", "nr", "nrfg"}:
             ctx.last_person = subject.name
     return _read_predicates(toks, end, state, ctx)
+
+
+def _change_as_copula(toks: list[Tok]) -> list[Tok]:
+    """A的B换成了C reads like A的B是C: the attribute's new value (星河科技的CEO换成了李明远)."""
+    if any(t.f == "COP" for t in toks):
+        return toks
+    k = next((k for k, t in enumerate(toks) if t.w in CHANGE_VERBS), None)
+    if k is None or k < 3 or "的" not in [t.w for t in toks[:k]] or any(_is_verb(t) for t in toks[:k]):
+        return toks
+    split = _split_owner([t for t in toks[:k] if t.f not in {"d", "TIME", "HEDGE"}])
+    if not split or not split[1] or not split[2]:
+        return toks
+    rest = toks[k + 1 :]
+    while rest and rest[0].f in {"ASP", "ul"}:
+        rest = rest[1:]
+    return [*toks[:k], Tok("是", "COP"), *rest]
 
 
 def _is_time_clause(clause: str) -> bool:

@@ -1,7 +1,7 @@
 """Filters that keep non-facts out of memory: hypotheticals, metaphors, emotions, chit-chat.
 
 The quintuple-memory design asks the Reader not to store "如果我有钱就买房",
-"他像一头牛一样壮", "我今天好开心" or "谢谢", and questions are not statements
+"他像一头牛一样壮" (or "我的老板简直就是一座火山"), "我今天好开心" or "谢谢", and questions are not statements
 either. Dreams ("我梦见自己住在巴黎", "I dreamt I was a pilot") and jokes ("开玩笑的",
 "just kidding", "jk") state nothing about the world either; a joke marker also
 takes back the sentence before it (``language.extract``). Wishes (希望, 想要,
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from language import types as _types
 from language.english import expand_contractions
 from language.segment import cut, has_cjk
 
@@ -74,10 +75,26 @@ _EN_JOKE = re.compile(
 
 # --- metaphors and similes ------------------------------------------------------
 _ZH_METAPHOR = re.compile(
-    r"像.{1,15}(?:一样|一般|似的)|仿佛|好像是|犹如|宛如|宛若|如同|好比|简直是|就像是|跟.{1,10}似的"
+    r"像.{1,15}(?:一样|一般|似的)|仿佛|好像是|犹如|宛如|宛若|如同|好比|简直(?:就)?(?:是|像)|就像是|活像|活脱脱"
+    r"|跟.{1,10}似的|个.{1,8}似的"
     r"|是(?:一|个|一个|一头|一只|一条|一台|一颗|一座)?(?:机器|机器人|狐狸|老狐狸|猪|狮子|老虎|太阳"
     r"|小太阳|天使|魔鬼|石头|木头|工具人|活字典|百科全书|夜猫子|铁人)(?:$|[，。！!,])"
 )
+# Figurative vehicles: "X是一座火山" is a metaphor when X is a person or a workplace-like
+# thing (我的老板, 办公室, 这份工作); 富士山是一座火山 / 楼下是菜市场 stay literal. The
+# figurative-only ones (噩梦, 定时炸弹) are metaphors whatever the subject.
+_ZH_VEHICLE = re.compile(
+    r"^(?P<subject>.*?)(?:简直|真的|真|就|完全|根本|整个|简直就)*(?:是|成了|变成了?)"
+    r"(?:一|个|一个|一座|一场|一颗|一枚|一只|一片|一台|一头|一口)?"
+    r"(?P<vehicle>火山|黑洞|噩梦|战场|迷宫|动物园|火药桶|过山车|监狱|蒸笼|冰窖|定时炸弹|无底洞|垃圾场|菜市场)"
+    r"(?:$|[，。！!,])"
+)
+_ZH_FIGURATIVE_ONLY = {"噩梦", "定时炸弹", "火药桶", "无底洞"}
+_ZH_FIGURATIVE_SUBJECTS = (
+    "他", "她", "我", "你", "他们", "她们", "我们", "工作", "生活", "公司", "办公室", "单位", "宿舍", "家里", "教室",
+    "会议室", "房间", "婚姻", "考试", "项目", "股市", "脾气", "加班", "通勤", "地铁", "早高峰", "人生", "职场", "心情",
+    "部门", "团队", "老家", "学校", "食堂",
+)  # fmt: skip
 _EN_METAPHOR = re.compile(
     r"\b(?:is|are|was|were|'s|'re|am)\s+(?:like|as)\s+(?:a|an|the)\b"
     r"|\bas\s+\w+\s+as\s+(?:a|an)\b"
@@ -175,6 +192,23 @@ def _is_emotion(text: str, zh: bool) -> bool:
     return has_emotion
 
 
+def _zh_figurative(text: str) -> bool:
+    """我的老板是一座火山 / 办公室就是个动物园: a figurative vehicle said of a person or workplace."""
+    match = _ZH_VEHICLE.search(text)
+    if match is None:
+        return False
+    if match.group("vehicle") in _ZH_FIGURATIVE_ONLY:
+        return True
+    subject = match.group("subject").rstrip("的")
+    if not subject:
+        return False
+    return (
+        subject.endswith(_ZH_FIGURATIVE_SUBJECTS)
+        or any(subject.endswith(role) for role in _types.PERSON_ROLES if has_cjk(role))
+        or _types.looks_like_zh_person(subject)
+    )
+
+
 def is_non_factual(sentence: str) -> str | None:
     """Say why a sentence states no fact, or None when it may state one.
 
@@ -204,7 +238,7 @@ def is_non_factual(sentence: str) -> str | None:
         return "dream"
     if (_ZH_JOKE if zh else _EN_JOKE).search(expand_contractions(text) if not zh else text):
         return "joke"
-    if (_ZH_METAPHOR if zh else _EN_METAPHOR).search(text):
+    if (_ZH_METAPHOR if zh else _EN_METAPHOR).search(text) or zh and _zh_figurative(text):
         return "metaphor"
     if _is_emotion(text, zh):
         return "emotion"

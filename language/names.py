@@ -86,6 +86,21 @@ def search_text(text: str) -> str:
     return " ".join(dict.fromkeys(term.lower() for term in terms if term.strip()))
 
 
+def entity_search_text(name: str) -> str:
+    """The full-text terms of an entity name: its words, plus the initials of a Latin name.
+
+    "Carnegie Mellon University" is also indexed as ``cmu``, so a later mention of CMU
+    finds it as a candidate (the resolver then checks the acronym, types and similarity);
+    no word of the two names is shared, so plain full-text search never would.
+    """
+    terms = search_text(name)
+    words = name_words(name)
+    capitalised = [word for word in words if word[:1].isupper() and word.isascii()]
+    if 2 <= len(capitalised) <= 6 and all(word in capitalised or word.casefold() in _STOPWORDS for word in words):
+        terms = " ".join(dict.fromkeys([*terms.split(" "), *sorted(_initials(words))]))
+    return terms
+
+
 def fold_text(text: str) -> str:
     """Fold text for mention matching: width, case, punctuation to single spaces.
 

@@ -111,7 +111,7 @@ PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
     "supports": ("支持", "support"),
     "has_part": ("包含", "包括", "有", "拥有", "have", "has", "contain", "include"),
     "wrote": ("写了", "写", "著", "创作", "write", "wrote", "author of"),
-    "headquartered_in": ("总部位于", "总部在", "headquartered in"),
+    "headquartered_in": ("总部位于", "总部在", "总部迁到", "总部搬到", "总部迁至", "headquartered in"),
     "located_in": ("位于", "坐落于", "located in"),
     "from": ("来自", "come from", "be from", "from"),
     "advisor": ("导师", "advisor", "supervisor"),

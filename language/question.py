@@ -146,6 +146,21 @@ _EN_OCCUPATION = re.compile(
     r"|^\s*what (?:does|do|did) \w+(?: \w+)? do\s*[?？]?\s*$",
     re.IGNORECASE,
 )
+# A hobby is what someone likes doing; a college is where someone studied.
+_ZH_HOBBY = re.compile(r"爱好|兴趣|业余(?:时间)?(?:喜欢)?(?:做|干)什么|平时(?:喜欢)?(?:做|干)什么")
+_EN_HOBBY = re.compile(r"\b(?:hobby|hobbies|pastimes?|free time|spare time|for fun)\b", re.IGNORECASE)
+_ZH_SCHOOL = re.compile(
+    r"(?:在|去)哪(?:里|儿|所|个)?(?:大学|学校)?(?:读|上|念)(?:的)?(?:大学|书|学|研究生)|毕业于哪|母校"
+)
+_EN_SCHOOL = re.compile(
+    r"\b(?:go|went) to (?:college|university|school|grad school)\b|\b(?:alma mater|graduate from)\b", re.IGNORECASE
+)
+# (zh, en) question patterns, and the wording of the relation they ask for.
+_ASKED_RELATIONS: tuple[tuple[dict[bool, re.Pattern[str]], str], ...] = (
+    ({True: _ZH_OCCUPATION, False: _EN_OCCUPATION}, "works as"),  # language.occupations.OCCUPATION_KEY
+    ({True: _ZH_HOBBY, False: _EN_HOBBY}, "like"),
+    ({True: _ZH_SCHOOL, False: _EN_SCHOOL}, "studied at"),
+)
 _ZH_AGGREGATE = re.compile(
     r"多少|几(?:个|位|家|种|次|本|门|年)|哪些|所有|全部|列出|列举|统计|总共|一共|最多|最少|之前|之后|以来"
 )
@@ -311,13 +326,14 @@ def analyse_question(question: str, speaker: str | None = None) -> QuestionAnaly
     entities, keywords, first_person = _zh_terms(question) if zh else _en_terms(question)
     if first_person:
         entities.append(speaker.strip() if speaker and speaker.strip() else "user")
-    occupation = (_ZH_OCCUPATION if zh else _EN_OCCUPATION).search(question)
-    if occupation:
-        # "do for a living" asks for a job, not where one lives.
-        phrase = occupation.group(0).casefold()
-        asked = {form for word in en.words(phrase) for form in (word, en.lemma(word))}
-        keywords = [k for k in keywords if k.casefold() not in asked and not (zh and k in phrase)]
-        keywords.append("works as")  # the wording of language.occupations.OCCUPATION_KEY
+    for patterns, relation in _ASKED_RELATIONS:
+        asking = patterns[zh].search(question)
+        if asking:
+            # "do for a living" asks for a job, not where one lives.
+            phrase = asking.group(0).casefold()
+            asked = {form for word in en.words(phrase) for form in (word, en.lemma(word))}
+            keywords = [k for k in keywords if k.casefold() not in asked and not (zh and k in phrase)]
+            keywords.append(relation)
     entity_keys = {e.casefold() for e in entities}
     keywords = [k for k in keywords if k.casefold() not in entity_keys]
     return QuestionAnalysis(

@@ -57,6 +57,8 @@ def _is_english_noun(predicate: str) -> bool:
     """A one-word predicate that is no verb form: a role or attribute (dog, brother, hometown)."""
     if predicate.isupper() and predicate.isalpha():
         return True  # CEO, CTO
+    if predicate.endswith("s") and not predicate.endswith("ss") or predicate.endswith("ed"):
+        return False  # adores, moved: verb forms the lemmatiser does not know
     return predicate.isalpha() and predicate.islower() and lemma(predicate) == predicate and predicate not in VERB_BASES
 
 

@@ -93,20 +93,31 @@ FOODS: frozenset[str] = frozenset(
     }
 )
 
+# Universities by their usual short names (浙江大学 and 复旦大学 have the suffix).
+UNIVERSITIES: frozenset[str] = frozenset(
+    {
+        "mit", "stanford", "harvard", "清华", "北大", "浙大", "复旦", "交大", "上交大", "西交大", "中科大", "武大",
+        "华科", "北航", "同济", "哈工大", "厦大", "北师大", "南开", "港大", "港科大", "中科院", "斯坦福", "哈佛",
+        "麻省理工",
+    }
+)
 # Well-known organisations (case-folded); the capitalised English "Apple" is the
 # company, the lower-case "apple" the fruit, so that one is matched case-sensitively.
-ORGANIZATIONS: frozenset[str] = frozenset(
+ORGANIZATIONS: frozenset[str] = UNIVERSITIES | frozenset(
     {
         "google", "microsoft", "amazon", "meta", "facebook", "openai", "anthropic",
         "ibm", "nvidia", "intel", "netflix", "alibaba", "tencent", "baidu", "bytedance",
-        "huawei", "xiaomi", "deepseek", "mit", "stanford", "harvard", "nasa", "un",
+        "huawei", "xiaomi", "deepseek", "nasa", "un",
         "阿里巴巴", "阿里", "腾讯", "百度", "字节跳动", "华为", "小米", "美团", "京东",
-        "网易", "微软", "谷歌", "亚马逊", "拼多多", "滴滴", "蚂蚁集团", "清华", "北大",
-        # Universities by their usual short names (浙江大学 and 复旦大学 have the suffix).
-        "浙大", "复旦", "交大", "上交大", "西交大", "中科大", "武大", "华科", "北航", "同济", "哈工大",
-        "厦大", "北师大", "南开", "港大", "港科大", "中科院", "斯坦福", "哈佛", "麻省理工",
+        "网易", "微软", "谷歌", "亚马逊", "拼多多", "滴滴", "蚂蚁集团",
     }
 )
+_SCHOOL_SUFFIXES_ZH = ("大学", "学院", "小学", "中学", "学校", "幼儿园", "高中", "初中", "附中", "附小")
+
+
+def is_school(name: str) -> bool:
+    """Whether a name is a school or university (复旦, 浙江大学, 实验小学), where one may study or teach."""
+    return name.casefold() in UNIVERSITIES or name.endswith(_SCHOOL_SUFFIXES_ZH)
 CASED_ORGANIZATIONS: frozenset[str] = frozenset({"Apple", "Oracle"})
 
 # Sports, exercise and hobbies: what "what exercise / 什么运动 / 爱好" asks for.

@@ -22,7 +22,7 @@ from pydantic import BaseModel, Field
 from broker.models import load_chat_model
 from language.names import is_mentioned
 from language.pronouns import resolve_first_person
-from nodes.retrieve_evidence import MENTION_LINK_WEIGHT
+from nodes.retrieve_evidence import MENTION_LINK_WEIGHT, affirmed_relations, asked_relations
 from prompts.answerer import ANSWER_SYSTEM, ANSWER_USER
 from schemas.context import Context
 from schemas.models import DEFAULT_SPEAKER, Entity, Episode, Fact, QuestionAnalysis
@@ -135,14 +135,17 @@ def write_with_llm(state: BrokerState, facts: list[Fact], episodes: list[Episode
     return result if isinstance(result, CitedAnswer) else CitedAnswer.model_validate(result)
 
 
-def rank_answers(facts: list[Fact], anchors: list[Entity], answer_type: str | None) -> list[Candidate]:
+def rank_answers(
+    facts: list[Fact], anchors: list[Entity], answer_type: str | None, asked: frozenset[str] = frozenset()
+) -> list[Candidate]:
     """Rank the entities the evidence points to, best first.
 
     A fact credits its *far* end (the one further from the question's anchors), so
     an intermediate entity (the colleague) does not outrank the place the question
     asks for (where the colleague lives). Entities of the asked-for type are
     preferred, entities of another known type are held back. A negated fact
-    (小周不吃辣) counts against its far end, so it never makes it an answer.
+    (小周不吃辣) counts against its far end, so it never makes it an answer —
+    unless it states the relation asked about (``asked``: 不喜欢吃香菜 answers 讨厌吃什么).
     """
     anchor_ids = {entity.id for entity in anchors}
     neighbours: dict[str, set[str]] = defaultdict(set)
@@ -176,7 +179,8 @@ def rank_answers(facts: list[Fact], anchors: list[Entity], answer_type: str | No
             touching[end].append(fact)
             if distance.get(end, 99) == farthest:
                 # A negated fact (小李不用 Python) counts against its far end.
-                totals[end] += -(fact.score or 0.0) if fact.negated else fact.score or 0.0
+                against = fact.negated and not affirmed_relations(fact) & asked
+                totals[end] += -(fact.score or 0.0) if against else fact.score or 0.0
     ranked = []
     for end, total in totals.items():
         if total <= 0.0:
@@ -269,7 +273,7 @@ def compose_answer(
         if timed:
             return _with_reasons(timed[0].schedule or timed[0].valid_from or "", [*lead, timed[0]], chinese)
 
-    ranked = rank_answers(facts, anchors, analysis.answer_type)
+    ranked = rank_answers(facts, anchors, analysis.answer_type, asked_relations(analysis))
     if not ranked or not is_compatible_type(ranked[0].kind, analysis.answer_type):
         chain = _connecting_chain(facts, anchors)
         if chain:
@@ -303,11 +307,22 @@ def compose_answer(
     supporting: list[Fact] = list(lead)
     for candidate in answers:
         supporting.extend(fact for fact in candidate.support if fact not in supporting)
-    names = ("、" if chinese else ", ").join(candidate.name for candidate in answers)
+    names = ("、" if chinese else ", ").join(_answer_phrase(candidate) for candidate in answers)
     if analysis.intent == "recommend":
         reasons = _join([fact.sentence() for fact in supporting[:MAX_REASONS]], chinese)
         return f"建议用 {names}。依据：{reasons}。" if chinese else f"Use {names}. Based on memory: {reasons}."
     return _with_reasons(names, supporting, chinese)
+
+
+def _answer_phrase(candidate: Candidate) -> str:
+    """The answer as a phrase: "painting watercolors" when the fact says "enjoys painting" them."""
+    fact = candidate.support[0] if candidate.support else None
+    if fact is None or fact.object_id != candidate.entity_id or fact.predicate_key not in {"likes", "dislikes"}:
+        return candidate.name
+    words = fact.predicate.split(" ")
+    if len(words) == 2 and words[1].endswith("ing") and words[1].isascii():
+        return f"{words[1]} {candidate.name}"
+    return candidate.name
 
 
 def _ends(fact: Fact) -> set[str]:
@@ -352,7 +367,7 @@ def _answer_yes_no(
     for fact in facts:
         if is_mentioned(fact.object, question) or (fact.object_id in linked_ids and fact.subject_id in linked_ids):
             if fact.negated:
-                return _with_reasons("不" if chinese else "No", [*(lead or []), fact], chinese)
+                return _with_reasons(_chinese_no(fact) if chinese else "No", [*(lead or []), fact], chinese)
             return _with_reasons("是的" if chinese else "Yes", [*(lead or []), fact], chinese)
     reasons = _join([fact.sentence() for fact in facts[:MAX_REASONS]], chinese)
     return (
@@ -376,6 +391,12 @@ _COMPATIBLE_TYPES: tuple[frozenset[str], ...] = (
     frozenset({"Activity", "Event"}),
     frozenset({"Person", "Organization"}),
 )
+
+
+def _chinese_no(fact: Fact) -> str:
+    """不是 / 不吃 / 没有: "no" said with the fact's own verb, as a Chinese speaker answers."""
+    verb = fact.predicate if len(fact.predicate) <= 2 else fact.predicate[:1]
+    return "没有" if verb.startswith("有") else f"不{verb}"
 
 
 def is_compatible_type(kind: str | None, answer_type: str | None) -> bool:

@@ -18,7 +18,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from broker.resources import get_embeddings, get_predicate_matcher, get_store, request_scope
-from language.names import display_name, mention_key, normalize_name, search_text
+from language.names import display_name, entity_search_text, mention_key, normalize_name
 from language.predicates import predicate_key
 from language.pronouns import resolve_first_person
 from schemas.context import Context
@@ -130,7 +130,7 @@ def collect_entities(quintuples: list[Quintuple]) -> dict[str, EntityRow]:
             kind = kind if kind in ENTITY_TYPES else "Concept"
             row = rows.get(key)
             if row is None:
-                rows[key] = EntityRow(key=key, name=shown, type=kind, search_text=search_text(shown))
+                rows[key] = EntityRow(key=key, name=shown, type=kind, search_text=entity_search_text(shown))
             elif row.type == "Concept" and kind != "Concept":
                 row.type = kind
     return rows

@@ -51,6 +51,7 @@ from language.names import (
     classes_compatible,
     digits_differ,
     display_name,
+    entity_search_text,
     identity_key,
     may_be_alias,
     mention_key,
@@ -505,7 +506,7 @@ def entity_rows(resolutions: Sequence[Resolution]) -> list[EntityRow]:
                 key=resolution.key,
                 name=shown.name,
                 type=shown.type,
-                search_text=search_text(shown.name),
+                search_text=entity_search_text(shown.name),
                 is_new=resolution.is_new or resolution.key in creators,
             )
         if row.type in ("Concept", "Thing") and mention.type not in ("Concept", "Thing"):
@@ -677,7 +678,7 @@ def unmerge(store: GraphStore, embeddings: Embeddings, scope: str, merge_id: str
         name=name,
         type=record.alias_type,
         aliases=[spelling for spelling in spellings if spelling != name],
-        search_text=search_text(name),
+        search_text=entity_search_text(name),
         embedding=list(embeddings.embed_documents([name])[0]),
         first_seen=record.created_at,
         last_seen=record.updated_at or record.created_at,
@@ -686,7 +687,7 @@ def unmerge(store: GraphStore, embeddings: Embeddings, scope: str, merge_id: str
         sole_episode_ids=list(dict.fromkeys(record.sole_episode_ids)),
         into_aliases=remaining,
         into_alias_keys=[key for key in into.alias_keys if key != record.alias_key],
-        into_search_text=search_text(" ".join([into.name, *remaining])),
+        into_search_text=" ".join([entity_search_text(into.name), search_text(" ".join(remaining))]).strip(),
         moves=moves,
         now=now_ms(),
     )

@@ -280,7 +280,7 @@ def rank_facts(
         工作 is asked) is not grounded by words or similarity, only by type.
     """
     keywords = [fold_text(word) for word in analysis.keywords if word.strip()]
-    asked_relations = {predicate_key(word) for word in analysis.keywords if word.strip()} & LEXICON_KEYS
+    asked = asked_relations(analysis)
     ranked: list[Fact] = []
     grounded: set[str] = set()
     for candidate in candidates.values():
@@ -294,13 +294,13 @@ def rank_facts(
             if end != candidate.via
         ]
         type_factor = 1.5 if analysis.answer_type and analysis.answer_type in far_types else 1.0
+        if analysis.answer_type == "Time" and (fact.schedule or fact.valid_from) and _between_anchors(fact, reach):
+            type_factor = 1.5  # "When do I go to yoga?": Grace has yoga class, every Tuesday evening
         keyword_bonus = 0.15 if _shares_keyword(fact, keywords) else 0.0
         relations = relations_of(fact)
-        if relations & asked_relations:
+        if relations & asked:
             keyword_bonus = 0.15  # 爱 in the question, 喜欢 on the fact: the same relation
-        other_relation = (
-            bool(asked_relations) and not relations & asked_relations and fact.predicate_key in LEXICON_KEYS
-        )
+        other_relation = bool(asked) and not relations & asked and fact.predicate_key in LEXICON_KEYS
         if type_factor > 1.0 or (not other_relation and (keyword_bonus or similarity >= GROUNDED_SIMILARITY)):
             grounded.add(fact.id)
         score = (
@@ -346,9 +346,34 @@ def select_evidence(
     return chosen
 
 
+def _between_anchors(fact: Fact, reach: dict[str, Reach]) -> bool:
+    """Whether both ends of the fact are entities the question itself names."""
+    ends = [end for end in (fact.subject_id, fact.object_id) if end]
+    return len(ends) == 2 and all(end in reach and end in reach[end].anchors for end in ends)
+
+
+def asked_relations(analysis: QuestionAnalysis) -> frozenset[str]:
+    """The canonical relations the question's words name (爱 -> likes, employed -> works_at)."""
+    return frozenset({predicate_key(word) for word in analysis.keywords if word.strip()} & LEXICON_KEYS)
+
+
 def relations_of(fact: Fact) -> set[str]:
-    """The canonical relations a fact states: its key, and works_as for "Hannah is a nurse"."""
-    if fact.predicate_key == "is_a" and not fact.negated and is_occupation(fact.object):
+    """The canonical relations a fact is about (negated or not), for matching the question.
+
+    Its key; also works_as for "Hannah is a nurse" and dislikes for 徐丽不喜欢吃香菜.
+    """
+    return {fact.predicate_key} | affirmed_relations(fact)
+
+
+def affirmed_relations(fact: Fact) -> set[str]:
+    """The relations a fact affirms of its object: none of its own key when it is negated.
+
+    "Mia does not live in Chicago" affirms nothing about living there (Chicago is no answer
+    to "Where does Mia live?"), but 徐丽不喜欢吃香菜 affirms a dislike (香菜 answers 讨厌吃什么).
+    """
+    if fact.negated:
+        return {"dislikes"} if fact.predicate_key in {"likes", "likes_eating"} else set()
+    if fact.predicate_key == "is_a" and is_occupation(fact.object):
         return {fact.predicate_key, OCCUPATION_KEY}
     return {fact.predicate_key}
 

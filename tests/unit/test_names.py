@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from language.names import fold_text, is_mentioned, normalize_name, search_text
+from language.names import entity_search_text, fold_text, is_mentioned, normalize_name, search_text
 from language.predicates import predicate_key
 from language.pronouns import is_first_person, resolve_first_person
 
@@ -89,3 +89,10 @@ def test_first_person_is_resolved_to_the_speaker() -> None:
     assert resolve_first_person("我们明天见", "小王") == "我们明天见"
     assert resolve_first_person("Where do I work? My office", "Alice") == "Where do Alice work? Alice's office"
     assert is_first_person(" Me ") and is_first_person("我") and not is_first_person("我们")
+
+
+def test_latin_names_are_also_indexed_by_their_initials() -> None:
+    assert entity_search_text("Carnegie Mellon University").split(" ")[-1] == "cmu"
+    assert "mit" in entity_search_text("Massachusetts Institute of Technology").split(" ")
+    assert entity_search_text("北京大学") == search_text("北京大学")  # no initials for Chinese
+    assert entity_search_text("machine learning") == search_text("machine learning")  # not a proper name

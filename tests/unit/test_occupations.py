@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from language.occupations import OCCUPATION_KEY, is_occupation
-from nodes.retrieve_evidence import relations_of
+from nodes.retrieve_evidence import affirmed_relations, relations_of
 from schemas.models import Fact
 
 
@@ -34,3 +34,9 @@ def test_a_copula_with_an_occupation_also_states_the_job() -> None:
     assert relations_of(_fact("is_a", "vegetarian")) == {"is_a"}
     assert relations_of(_fact("is_a", "nurse", negated=True)) == {"is_a"}  # "not a nurse" names no job
     assert relations_of(_fact("lives_in", "Leeds")) == {"lives_in"}
+
+
+def test_a_negated_fact_affirms_nothing_but_a_dislike() -> None:
+    assert affirmed_relations(_fact("lives_in", "Chicago", negated=True)) == set()  # no answer to "where"
+    assert affirmed_relations(_fact("likes_eating", "香菜", negated=True)) == {"dislikes"}
+    assert relations_of(_fact("likes_eating", "香菜", negated=True)) == {"likes_eating", "dislikes"}

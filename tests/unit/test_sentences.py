@@ -33,3 +33,8 @@ def sentence(subject: str, predicate: str, obj: str, negated: bool = False) -> s
 )
 def test_facts_read_as_sentences(subject: str, predicate: str, obj: str, negated: bool, expected: str) -> None:
     assert sentence(subject, predicate, obj, negated) == expected
+
+
+def test_verb_forms_are_not_taken_for_role_nouns() -> None:
+    assert sentence("Olivia", "adores", "sushi") == "Olivia adores sushi"
+    assert sentence("Bob", "founded", "Acme") == "Bob founded Acme"
