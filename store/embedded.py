@@ -16,6 +16,7 @@ import contextlib
 import fcntl
 import hashlib
 import os
+import signal
 import subprocess
 import tempfile
 import time
@@ -108,12 +109,19 @@ class EmbeddedFalkorDB:
     def stop(self, timeout: float = 20.0) -> bool:
         """Shut the server down cleanly (flushing the append-only file).
 
+        A server that runs but does not answer (hung, or stopped with SIGSTOP) is
+        terminated by its pid instead, so no server outlives its data directory's use.
+
         Returns:
             True if a running server was stopped, False if none was running.
         """
+        pid = self._recorded_pid()
         if not self.ping():
+            hung = pid is not None and _process_alive(pid)
+            if hung and pid is not None:
+                _terminate(pid, grace=min(timeout, 5.0))
             self._clear_stale_files()
-            return False
+            return hung
         # The server fsyncs the append-only file and removes its socket at once, but
         # the process lingers for seconds while module threads wind down; waiting for
         # the socket to go is enough for the data to be safe and a restart to work.
@@ -124,6 +132,9 @@ class EmbeddedFalkorDB:
         deadline = time.monotonic() + timeout
         while self.socket_path.exists() and time.monotonic() < deadline:
             time.sleep(0.02)
+        if self.socket_path.exists() and pid is not None and _process_alive(pid):
+            _terminate(pid, grace=5.0)  # it took the SHUTDOWN but never finished it
+            self._clear_stale_files()
         return True
 
     # -- internals -------------------------------------------------------------------
@@ -199,6 +210,19 @@ class EmbeddedFalkorDB:
 def _client(socket_path: Path, timeout: float) -> redis.Redis:
     # No retries: a dead socket must answer "no" at once, not after seconds of back-off.
     return redis.Redis(unix_socket_path=str(socket_path), socket_timeout=timeout, retry=Retry(NoBackoff(), 0))
+
+
+def _terminate(pid: int, grace: float) -> None:
+    """SIGTERM, then SIGKILL after ``grace`` seconds (a stopped process only dies by SIGKILL)."""
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGTERM)
+        deadline = time.monotonic() + grace
+        while _process_alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if _process_alive(pid):
+            os.kill(pid, signal.SIGKILL)
+            while _process_alive(pid) and time.monotonic() < deadline + 5:
+                time.sleep(0.05)
 
 
 def _process_alive(pid: int) -> bool:

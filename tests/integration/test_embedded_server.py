@@ -87,6 +87,28 @@ def test_recovers_from_a_killed_server_with_stale_files(server: EmbeddedFalkorDB
     assert server._recorded_pid() != pid
 
 
+def test_stop_ends_a_server_that_no_longer_answers(server: EmbeddedFalkorDB) -> None:
+    server.ensure_running()
+    pid = server._recorded_pid()
+    assert pid is not None
+    os.kill(pid, signal.SIGSTOP)  # hung: alive, holding its socket, answering nothing
+    try:
+        assert not server.ping()
+        assert server.stop(timeout=1.0)
+        assert not _alive(pid)
+        assert not server.socket_path.exists() and not server.pid_file.exists()
+    finally:
+        if _alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return b"redis-server" in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
 def test_deep_data_directory_uses_a_short_socket_path(tmp_path: Path) -> None:
     deep = tmp_path / ("d" * 60) / ("e" * 60)
     server = EmbeddedFalkorDB(deep / "falkordb")
