@@ -15,6 +15,10 @@ from language.english import VERB_BASES, lemma
 from language.segment import pos_tag
 
 _COPULAS = frozenset({"is", "are", "was", "were", "am"})
+_PARTICIPLES = {
+    "born": "was", "raised": "was", "headquartered": "is", "based": "is", "located": "is", "married": "is",
+    "employed": "is", "named": "is", "called": "is",
+}  # fmt: skip
 # Chinese verbs that take their place before them: 在腾讯工作, not 工作腾讯.
 _ZH_PLACE_VERBS = frozenset({"工作", "上班", "读书", "上学", "念书", "实习", "任教", "就读", "住", "生活"})
 _MIXED_SCRIPT_BOUNDARY = re.compile(r"(?<=[\u3400-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u3400-\u9fff])")
@@ -35,6 +39,10 @@ def _english(subject: str, predicate: str, obj: str, negated: bool) -> str:
     if _is_english_noun(predicate):
         return f"{subject}'s {predicate} is {'not ' if negated else ''}{obj}"  # Jake's dog is Biscuit
     verb, _, rest = predicate.partition(" ")
+    if verb in _PARTICIPLES:
+        # "born in", "employed by" are passives: Frank Herbert was born in Tacoma.
+        predicate = f"{_PARTICIPLES[verb]} {predicate}"
+        verb, _, rest = predicate.partition(" ")
     if negated and verb in _COPULAS:
         predicate = f"{verb} not {rest}".strip()  # Paul is not vegetarian
     elif negated:

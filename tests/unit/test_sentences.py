@@ -38,3 +38,9 @@ def test_facts_read_as_sentences(subject: str, predicate: str, obj: str, negated
 def test_verb_forms_are_not_taken_for_role_nouns() -> None:
     assert sentence("Olivia", "adores", "sushi") == "Olivia adores sushi"
     assert sentence("Bob", "founded", "Acme") == "Bob founded Acme"
+
+
+def test_passive_predicates_get_their_auxiliary() -> None:
+    assert sentence("Frank Herbert", "born in", "Tacoma") == "Frank Herbert was born in Tacoma"
+    assert sentence("Ethan", "employed by", "Initech") == "Ethan is employed by Initech"
+    assert sentence("Ethan", "employed by", "Initech", negated=True) == "Ethan is not employed by Initech"
