@@ -20,8 +20,9 @@ from broker.resources import get_embeddings, get_store, request_scope
 from broker.reviews import ReviewDesk
 from language.names import normalize_name
 from language.pronouns import resolve_first_person
-from nodes.rank_episodes import reciprocal_rank_fusion
-from nodes.retrieve_evidence import decay
+from language.question import analyse_question
+from nodes.rank_episodes import rank_episodes, reciprocal_rank_fusion
+from nodes.retrieve_evidence import decay, link_entities
 from nodes.review_conflicts import parse_decision
 from schemas.context import Context
 from schemas.models import (
@@ -120,10 +121,6 @@ class Broker:
         reciprocal rank (``nodes.rank_episodes``). First person in the query is
         resolved to the speaker. ``fields`` are speaker and agent_id.
         """
-        from language.question import analyse_question
-        from nodes.rank_episodes import rank_episodes
-        from nodes.retrieve_evidence import link_entities
-
         scope = request_scope(fields.get("agent_id"), self.context)
         speaker = (fields.get("speaker") or "").strip() or DEFAULT_SPEAKER
         question = resolve_first_person(query, speaker)
