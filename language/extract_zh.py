@@ -45,7 +45,7 @@ from dataclasses import dataclass
 from language import types as _types
 from language.extract import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Context, Draft
 from language.occupations import is_occupation
-from language.segment import has_cjk, is_latin, is_punct, join_words, pos_tag, word_freq
+from language.segment import has_cjk, is_latin, is_punct, join_words, pos_tag, word_freq, word_tag
 
 # fmt: off
 # (Word lists stay packed several to a line; one per line would be hundreds of lines.)
@@ -285,8 +285,8 @@ def _is_noun_word(word: str) -> bool:
     """Whether jieba reads ``word`` alone as one noun (or a gazetteer name)."""
     if _types.gazetteer_type(word):
         return True
-    tagged = pos_tag(word)
-    return len(tagged) == 1 and tagged[0][1][:1] == "n" and tagged[0][1] not in {"nr", "nrfg", "nrt"}
+    tag = word_tag(word)
+    return tag is not None and tag[:1] == "n" and tag not in {"nr", "nrfg", "nrt"}
 
 
 def _vo_object(word: str) -> Tok | None:

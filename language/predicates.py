@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from language.english import lemma
-from language.segment import pos_tag
+from language.segment import word_tag
 
 PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
     "likes": (
@@ -212,8 +212,7 @@ def _variants(text: str) -> list[str]:
 
 def _is_verb(word: str) -> bool:
     """Whether a short Chinese word is a verb (爱踢 is liking, 爱人 is a spouse)."""
-    tags = pos_tag(word)
-    return len(tags) == 1 and tags[0][1].startswith("v")
+    return (word_tag(word) or "").startswith("v")
 
 
 class PredicateMatcher:

@@ -201,6 +201,12 @@ def word_freq(word: str) -> int:
     return int(tokenizer.FREQ.get(word) or 0)
 
 
+def word_tag(word: str) -> str | None:
+    """The part-of-speech tag of ``word`` when jieba reads it as one token (爱人 -> n), else None (爱踢 -> 爱 + 踢)."""
+    tagged = pos_tag(word)
+    return tagged[0][1] if len(tagged) == 1 else None
+
+
 def pos_tag(text: str) -> list[tuple[str, str]]:
     """Part-of-speech tag text with jieba.posseg (whitespace tokens dropped).
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from language.english import VERB_BASES, lemma
-from language.segment import pos_tag
+from language.segment import word_tag
 
 _COPULAS = frozenset({"is", "are", "was", "were", "am"})
 _PARTICIPLES = {
@@ -71,5 +71,5 @@ def _is_english_noun(predicate: str) -> bool:
 
 
 def _is_chinese_noun(predicate: str) -> bool:
-    tags = pos_tag(predicate)
-    return len(tags) == 1 and tags[0][1][:1] in {"n", "t"} and tags[0][1] != "nr"
+    tag = word_tag(predicate)
+    return tag is not None and tag[:1] in {"n", "t"} and tag != "nr"

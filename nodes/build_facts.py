@@ -199,7 +199,7 @@ def fact_of_row(row: FactRow, plan: EpisodeWrite) -> Fact:
         confidence=row.confidence,
         negated=row.negated,
         episode_ids=[plan.episode.id],
-        created_at=plan.episode.created_at,
+        created_at=plan.episode.learnt_at(),  # as the store writes it, so review weighs the same age
         valid_from=row.valid_from,
         schedule=row.schedule,
         status=row.status,

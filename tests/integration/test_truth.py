@@ -241,6 +241,8 @@ def test_imported_history_is_learnt_when_it_was_said(broker: Broker) -> None:
     assert ask("Am I vegetarian?").startswith("No")
     dublin = next(f for f in broker.facts() if f.object == "Dublin")
     assert dublin.created_at == parse_instant("2025-01-10T09:00:00") and dublin.valid_to == "2025-06-01T10:00:00"
+    move = next(c for c in broker.conflicts() if c.old_fact.id == dublin.id)
+    assert move.new_fact.created_at == parse_instant("2025-06-01T10:00:00")  # the record ages like the fact
     # free-text times date nothing: learnt when stored
     broker.remember("I work at Acme.", speaker="Fiona", time="last summer")
     acme = next(f for f in broker.facts() if f.object == "Acme")
