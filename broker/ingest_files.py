@@ -1,7 +1,9 @@
 """Read files into perceptions: ``.txt``/``.md`` as text, ``.jsonl`` as conversation turns.
 
 A file is read and validated completely before anything is ingested, and a bad line
-is reported with its file and line number, so bad input loses nothing.
+is reported with its file and line number, so bad input loses nothing. Values follow
+the boundary rules of ``schemas.ids`` (a NUL in a text, a speaker with a line break
+are refused), and a file never chooses whose memory it is written to.
 """
 
 from __future__ import annotations
@@ -13,11 +15,15 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from language.chunks import MAX_EPISODE_CHARS, split_long
+from schemas.ids import NAME_MAX, describe_character, error_line, forbidden_in_text
 from schemas.models import Perception
 
 TEXT_SUFFIXES = {".txt", ".md", ".markdown"}
 TURN_SUFFIXES = {".jsonl"}
-MAX_CHUNK_CHARS = 1500
+TURN_FIELDS = ("speaker", "time", "session_id", "source", "external_id")
+"""What a turn line may set besides its text (never ``agent_id``: see ``_read_turns``)."""
+MAX_CHUNK_CHARS = MAX_EPISODE_CHARS
 _PARAGRAPH_BREAK = re.compile(r"\n\s*\n")
 
 
@@ -25,7 +31,8 @@ def read_perceptions(path: Path, **defaults: Any) -> list[Perception]:
     """Return the perceptions in a file; ``defaults`` fill speaker/agent/session/source.
 
     Raises:
-        ValueError: For an unsupported suffix, empty text or a malformed line.
+        ValueError: For an unsupported suffix, empty text, a forbidden character or a
+            malformed line, as one line naming the file (and line).
         OSError: If the file cannot be read.
     """
     suffix = path.suffix.lower()
@@ -36,22 +43,52 @@ def read_perceptions(path: Path, **defaults: Any) -> list[Perception]:
     except UnicodeDecodeError as error:
         raise ValueError(f"{path}: not UTF-8 text ({error.reason})") from error
     base = {key: value for key, value in defaults.items() if value is not None}
-    base.setdefault("source", path.name)
+    base.setdefault("source", source_name(path))
     if suffix in TURN_SUFFIXES:
         return _read_turns(path, content, base)
+    # Checked on the whole file first, so the message can say on which line.
+    at = forbidden_in_text(content)
+    if at >= 0:
+        line = content.count("\n", 0, at) + 1
+        raise ValueError(f"{path}:{line}: text: {describe_character(content[at])} is not allowed in a text")
     chunks = split_text(content)
     if not chunks:
         raise ValueError(f"{path}: empty text")
-    return [Perception.model_validate({"text": chunk, **base}) for chunk in chunks]
+    try:
+        return [Perception.model_validate({"text": chunk, **base}) for chunk in chunks]
+    except ValidationError as error:
+        raise ValueError(f"{path}: {error_line(error)}") from None
+
+
+def source_name(path: Path) -> str:
+    """Return the default source of a file: its name, made a valid source name.
+
+    The name is the broker's own default, not the caller's value, so it is tidied
+    (invisible characters dropped, runs of whitespace made one space, cut to length)
+    instead of refusing a file for what it is called.
+    """
+    shown = " ".join("".join(char for char in path.name if char.isprintable()).split())
+    return shown[:NAME_MAX].strip() or "file"
 
 
 def split_text(content: str, limit: int = MAX_CHUNK_CHARS) -> list[str]:
-    """Split a document into paragraph-aligned chunks of at most ``limit`` characters."""
+    """Split a document into chunks of at most ``limit`` characters.
+
+    Paragraphs (blank-line separated) are packed together while they fit; a paragraph
+    longer than ``limit`` is cut at sentence ends (``language.chunks.split_long``),
+    its last piece packed with what follows. No chunk exceeds ``limit``.
+    """
     chunks: list[str] = []
     current = ""
     for paragraph in (part.strip() for part in _PARAGRAPH_BREAK.split(content)):
         if not paragraph:
             continue
+        *whole, paragraph = split_long(paragraph, limit)
+        if whole:
+            if current:
+                chunks.append(current)
+            chunks.extend(whole)
+            current = ""
         if current and len(current) + len(paragraph) + 2 > limit:
             chunks.append(current)
             current = ""
@@ -62,8 +99,17 @@ def split_text(content: str, limit: int = MAX_CHUNK_CHARS) -> list[str]:
 
 
 def _read_turns(path: Path, content: str, base: dict[str, Any]) -> list[Perception]:
+    """Return one perception per JSON line; the first bad line refuses the whole file.
+
+    A line naming an ``agent_id`` is refused rather than obeyed or ignored: the caller
+    (``--agent``, the Broker's agent) decides whose memory a file is written to, so a
+    file from elsewhere cannot write into another agent, and refusing (nothing written)
+    tells the caller that the file expected otherwise instead of silently re-homing it.
+    Values of the turn fields are strings (numbers are read as their text); lines end
+    at line feeds only, so a U+2028 inside a JSON string does not split a line.
+    """
     turns: list[Perception] = []
-    for number, line in enumerate(content.splitlines(), start=1):
+    for number, line in enumerate(content.split("\n"), start=1):
         if not line.strip():
             continue
         try:
@@ -72,18 +118,21 @@ def _read_turns(path: Path, content: str, base: dict[str, Any]) -> list[Percepti
             raise ValueError(f"{path}:{number}: not valid JSON ({error.msg})") from error
         if not isinstance(record, dict) or not isinstance(record.get("text"), str):
             raise ValueError(f"{path}:{number}: each line needs a JSON object with a string 'text'")
-        fields = {
-            **base,
-            **{k: record[k] for k in ("speaker", "time", "session_id", "source", "agent_id") if k in record},
-        }
-        try:
-            turns.append(
-                Perception.model_validate(
-                    {"text": record["text"], **{k: (str(v) if v is not None else None) for k, v in fields.items()}}
-                )
+        if "agent_id" in record:
+            raise ValueError(
+                f"{path}:{number}: a file may not choose the agent (agent_id); the caller's agent (--agent) is used"
             )
+        fields = dict(base)
+        for name in TURN_FIELDS:
+            value = record.get(name)
+            if isinstance(value, bool) or not isinstance(value, str | int | float | None):
+                raise ValueError(f"{path}:{number}: {name} must be a string, not {type(value).__name__}")
+            if name in record:
+                fields[name] = None if value is None else str(value)
+        try:
+            turns.append(Perception.model_validate({"text": record["text"], **fields}))
         except ValidationError as error:
-            raise ValueError(f"{path}:{number}: {error.errors()[0]['msg']}") from error
+            raise ValueError(f"{path}:{number}: {error_line(error)}") from None
     if not turns:
         raise ValueError(f"{path}: no turns")
     return turns

@@ -1,19 +1,32 @@
-"""The one place chat models are created (``ELEPHANT_LLM=provider:model``).
+"""The one place chat models are created and called (``ELEPHANT_LLM=provider:model``).
 
 ``openai`` and the OpenAI-compatible providers (DeepSeek, Qwen via DashScope's
 compatible mode, Ollama, vLLM, or anything at ``OPENAI_BASE_URL``) use
 ``langchain_openai.ChatOpenAI``; any other provider goes through LangChain's
 ``init_chat_model``. API keys come from the environment only. Tests register scripted
 fake models under a spec with ``register_chat_model`` instead of patching call sites.
+
+Every node asks for structured output through :func:`ask_model`: a client timeout
+(``ELEPHANT_LLM_TIMEOUT``, 60 s), one retry of a transport failure by the client, one
+more attempt after a reply that does not parse, and a :class:`ModelError` naming the
+model, its endpoint (never the key) and what went wrong. Callers fall back to the
+offline path on that error and say so in the run's notes.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import threading
+import time
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any, Literal, TypeVar
+from urllib.parse import urlsplit, urlunsplit
 
 from langchain_core.language_models import BaseChatModel
-from pydantic import SecretStr
+from pydantic import BaseModel, SecretStr, ValidationError
 
 # provider -> (default base URL, environment variable holding its API key)
 OPENAI_COMPATIBLE: dict[str, tuple[str | None, str]] = {
@@ -23,8 +36,44 @@ OPENAI_COMPATIBLE: dict[str, tuple[str | None, str]] = {
     "ollama": ("http://localhost:11434/v1", "OLLAMA_API_KEY"),
     "vllm": ("http://localhost:8000/v1", "VLLM_API_KEY"),
 }
+OPENAI_DEFAULT_URL = "https://api.openai.com/v1"
+
+DEFAULT_TIMEOUT_S = 60.0
+"""Seconds a model request may take before it counts as failed (``ELEPHANT_LLM_TIMEOUT``)."""
+CLIENT_RETRIES = 1
+"""Retries of a timed-out, unreachable or 5xx/429 request, done by the provider's client."""
+PARSE_ATTEMPTS = 2
+"""Requests per call when the reply does not parse: the first, and one more."""
+MAX_REQUESTS_PER_CALL = PARSE_ATTEMPTS + CLIENT_RETRIES
+"""Worst case per ``ask_model`` call: a reply that does not parse, then a request retried by the client."""
+
+FailureKind = Literal["timeout", "unreachable", "http", "malformed", "shape", "error"]
+SchemaT = TypeVar("SchemaT", bound=BaseModel)
+
+_KEY_LIKE = re.compile(r"\b(?:sk|pk|key)-[A-Za-z0-9_*\-]{6,}")
 
 _registered: dict[str, BaseChatModel] = {}
+
+OUTAGE_COOLDOWN_S = 60.0
+"""After a model times out, cannot be reached or answers 5xx, calls to it fail at once for this long."""
+_TRANSPORT_FAILURES: frozenset[str] = frozenset({"timeout", "unreachable"})
+_outages: dict[str, tuple[float, ModelError]] = {}
+_outages_lock = threading.Lock()
+
+
+class ModelError(RuntimeError):
+    """A chat model call failed: timed out, unreachable, an HTTP error, or a reply of the wrong shape.
+
+    The message is one line naming the model and its endpoint (base URL only: no key,
+    no user info, no query string) and what went wrong.
+    """
+
+    def __init__(self, message: str, *, kind: FailureKind, spec: str, endpoint: str) -> None:
+        """Record the failure's kind, the model spec and its endpoint with the one-line message."""
+        super().__init__(message)
+        self.kind = kind
+        self.spec = spec
+        self.endpoint = endpoint
 
 
 def register_chat_model(spec: str, model: BaseChatModel | None) -> None:
@@ -33,27 +82,47 @@ def register_chat_model(spec: str, model: BaseChatModel | None) -> None:
         _registered.pop(spec, None)
     else:
         _registered[spec] = model
-    _load_cached.cache_clear()
+    reset_chat_models()
 
 
 def reset_chat_models() -> None:
-    """Forget cached models (after changing ``OPENAI_BASE_URL`` or keys at run time)."""
+    """Forget cached models and known outages (after changing ``OPENAI_BASE_URL`` or keys at run time)."""
     _load_cached.cache_clear()
+    with _outages_lock:
+        _outages.clear()
+
+
+def llm_timeout() -> float:
+    """Return the model request timeout in seconds (``ELEPHANT_LLM_TIMEOUT``, default 60).
+
+    Raises:
+        ValueError: If the variable is not a positive number.
+    """
+    raw = os.environ.get("ELEPHANT_LLM_TIMEOUT", "").strip()
+    if not raw:
+        return DEFAULT_TIMEOUT_S
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = -1.0
+    if not 0 < seconds < float("inf"):
+        raise ValueError(f"ELEPHANT_LLM_TIMEOUT must be a positive number of seconds, not {raw!r}")
+    return seconds
 
 
 def load_chat_model(spec: str) -> BaseChatModel:
-    """Return the chat model named by ``provider:model``.
+    """Return the chat model named by ``provider:model``, with a timeout and bounded retries.
 
     Raises:
-        ValueError: If the spec has no provider or model part.
+        ValueError: If the spec has no provider or model part, or the timeout setting is malformed.
     """
     if spec in _registered:
         return _registered[spec]
-    return _load_cached(spec)
+    return _load_cached(spec, llm_timeout())
 
 
 @lru_cache(maxsize=8)
-def _load_cached(spec: str) -> BaseChatModel:
+def _load_cached(spec: str, timeout: float) -> BaseChatModel:
     provider, _, model = spec.partition(":")
     if not provider or not model:
         raise ValueError(f"LLM must be given as provider:model (e.g. openai:gpt-4o-mini), not {spec!r}")
@@ -64,7 +133,166 @@ def _load_cached(spec: str) -> BaseChatModel:
         default_url, key_variable = OPENAI_COMPATIBLE[provider]
         base_url = os.environ.get("OPENAI_BASE_URL") or default_url
         api_key = os.environ.get(key_variable) or os.environ.get("OPENAI_API_KEY") or "not-needed"
-        return ChatOpenAI(model=model, base_url=base_url, api_key=SecretStr(api_key), temperature=0, max_retries=2)
+        return ChatOpenAI(
+            model=model,
+            base_url=base_url,
+            api_key=SecretStr(api_key),
+            temperature=0,
+            timeout=timeout,
+            max_retries=CLIENT_RETRIES,
+        )
     from langchain.chat_models import init_chat_model
 
-    return init_chat_model(model, model_provider=provider, temperature=0)
+    chat = init_chat_model(model, model_provider=provider, temperature=0)
+    # Provider classes name these settings differently, and some lack them; pass the
+    # ones this class declares (a second, offline construction) rather than guess.
+    declared = type(chat).model_fields
+    limits: dict[str, Any] = {}
+    for name in ("timeout", "request_timeout", "default_request_timeout"):
+        if name in declared:
+            limits[name] = timeout
+            break
+    if "max_retries" in declared:
+        limits["max_retries"] = CLIENT_RETRIES
+    return init_chat_model(model, model_provider=provider, temperature=0, **limits) if limits else chat
+
+
+def ask_model(
+    spec: str,
+    schema: type[SchemaT],
+    messages: Sequence[tuple[str, str]],
+    *,
+    model: BaseChatModel | None = None,
+) -> SchemaT:
+    """Ask the chat model for one ``schema`` object, within bounded time and requests.
+
+    A timeout, an unreachable endpoint or an HTTP error is retried once by the client;
+    a reply that is not JSON, or JSON of another shape, is asked again once. At most
+    ``MAX_REQUESTS_PER_CALL`` requests are sent.
+
+    Args:
+        spec: The model as ``provider:model`` (loaded with ``load_chat_model``).
+        schema: The pydantic model the reply must fill.
+        messages: ``(role, text)`` pairs.
+        model: The chat model to use instead of loading ``spec`` (``spec`` still names it).
+
+    Raises:
+        ModelError: If the model fails; the message names the model and its endpoint.
+    """
+    _raise_if_out(spec)
+    model = model if model is not None else load_chat_model(spec)
+    runnable = model.with_structured_output(schema)
+    for attempt in range(1, PARSE_ATTEMPTS + 1):
+        try:
+            result = runnable.invoke(list(messages))
+            return result if isinstance(result, schema) else schema.model_validate(result)
+        except (AssertionError, AttributeError, ImportError, NameError, TypeError):
+            raise  # a defect in the caller, not a failing model: never hidden by a fallback
+        except Exception as error:
+            failure = describe_failure(error, spec, model)
+            if failure.kind in ("malformed", "shape") and attempt < PARSE_ATTEMPTS:
+                continue
+            if _is_outage(failure, error):
+                with _outages_lock:
+                    _outages[spec] = (time.monotonic() + OUTAGE_COOLDOWN_S, failure)
+            raise failure from error
+    raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
+
+
+def _raise_if_out(spec: str) -> None:
+    """Fail at once while a model is known to be down, instead of waiting out another timeout.
+
+    A multi-hop question makes several model calls and a long ingest one per chunk; a
+    dead endpoint would cost each of them the whole timeout and retry. After an outage
+    the calls fail fast (and fall back offline) until the cool-down has passed.
+    """
+    with _outages_lock:
+        outage = _outages.get(spec)
+        if outage is None:
+            return
+        until, failure = outage
+        if time.monotonic() >= until:
+            del _outages[spec]
+            return
+    raise ModelError(
+        f"{failure} (not asked again for {OUTAGE_COOLDOWN_S:g} s)",
+        kind=failure.kind,
+        spec=failure.spec,
+        endpoint=failure.endpoint,
+    )
+
+
+def _is_outage(failure: ModelError, error: BaseException) -> bool:
+    if failure.kind in _TRANSPORT_FAILURES:
+        return True
+    status = getattr(error, "status_code", None) or getattr(getattr(error, "response", None), "status_code", None)
+    return failure.kind == "http" and isinstance(status, int) and (status >= 500 or status == 429)
+
+
+def describe_failure(error: BaseException, spec: str, model: Any = None) -> ModelError:
+    """Classify a model call's exception as a one-line :class:`ModelError`."""
+    endpoint = model_endpoint(spec, model)
+    where = f"model {spec} at {endpoint}"
+    names = {cls.__name__ for cls in type(error).__mro__}
+    status = getattr(error, "status_code", None) or getattr(getattr(error, "response", None), "status_code", None)
+    kind: FailureKind
+    # The reply checks first: a client may attach the (successful) HTTP response to them.
+    if isinstance(error, ValidationError) and any(item["type"] == "json_invalid" for item in error.errors()):
+        kind, what = "malformed", "replied with malformed JSON"
+    elif isinstance(error, json.JSONDecodeError) or "OutputParserException" in names:
+        kind, what = "malformed", f"replied with output that does not parse{_detail(error)}"
+    elif isinstance(error, ValidationError):
+        first = error.errors()[0]
+        field = ".".join(str(part) for part in first.get("loc", ())) or "reply"
+        kind, what = "shape", f"replied with JSON of the wrong shape ({field}: {first.get('msg')})"
+    elif names & {"APITimeoutError", "TimeoutException", "TimeoutError", "ReadTimeout", "Timeout"}:
+        kind, what = "timeout", f"did not answer within {_seconds(model)} (timed out)"
+    elif isinstance(status, int) and status >= 400:
+        kind, what = "http", f"answered HTTP {status}{_detail(error)}"
+    elif names & {"APIConnectionError", "ConnectError", "ConnectionError"}:
+        kind, what = "unreachable", f"could not be reached{_detail(error)}"
+    else:
+        kind, what = "error", f"failed ({type(error).__name__}{_detail(error)})"
+    return ModelError(f"{where} {what}", kind=kind, spec=spec, endpoint=endpoint)
+
+
+def model_endpoint(spec: str, model: Any = None) -> str:
+    """Return where a model is served, as a URL without credentials or query ("provider default" if unknown)."""
+    url: Any = None
+    for attribute in ("openai_api_base", "base_url", "anthropic_api_url", "endpoint", "api_base"):
+        url = getattr(model, attribute, None)
+        if isinstance(url, str) and url:
+            break
+        url = None
+    if url is None and spec.partition(":")[0].lower() == "openai":
+        url = OPENAI_DEFAULT_URL
+    if url is None:
+        return "its provider's default endpoint"
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+def _redact(text: str) -> str:
+    # A provider may echo (part of) the key in its error text; it never reaches a message.
+    secrets = {os.environ.get(name, "") for _, name in OPENAI_COMPATIBLE.values()}
+    for secret in filter(lambda value: len(value) >= 6, secrets):
+        text = text.replace(secret, "***")
+    return _KEY_LIKE.sub("***", text)
+
+
+def _seconds(model: Any) -> str:
+    value = getattr(model, "request_timeout", None)
+    if value is None:
+        value = getattr(model, "timeout", None)
+    return f"{value:g} s" if isinstance(value, int | float) else "the time limit"
+
+
+def _detail(error: BaseException) -> str:
+    # The first line of the client's message, shortened: enough to recognise, never a dump.
+    text = _redact(" ".join(str(error).split()))
+    if not text:
+        return ""
+    return f": {text[:160]}{'…' if len(text) > 160 else ''}"

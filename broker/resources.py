@@ -16,6 +16,7 @@ from langchain_core.embeddings import Embeddings
 from broker.embeddings import embedding_dimension, load_embeddings
 from language.predicates import PredicateMatcher
 from schemas.context import Context
+from schemas.ids import check_optional
 from store import GraphStore, open_store
 
 _stores: dict[tuple[str, str, str], GraphStore] = {}
@@ -50,8 +51,15 @@ def close_stores() -> None:
 
 
 def request_scope(agent_id: str | None, context: Context) -> str:
-    """Return the memory scope of a request: its agent id, else the context default."""
-    return (agent_id or "").strip() or context.agent_id
+    """Return the memory scope of a request: its agent id, else the context default.
+
+    An id is checked, not trimmed (``schemas.ids.check_id``): " alice" is refused
+    rather than read as "alice", the same rule as on ``Perception`` and ``Context``.
+
+    Raises:
+        ValueError: ``agent_id: ...`` when the id breaks the rule.
+    """
+    return check_optional(agent_id, "id", "agent_id") or context.agent_id
 
 
 @lru_cache(maxsize=8)

@@ -1,16 +1,20 @@
-"""Human review of contradictions across processes: a persistent checkpointer and a registry.
+"""Human review of contradictions across processes: the CLI's and library's persistent checkpointer.
 
 With ``review_policy="human"`` the ingest graph pauses in ``review_conflicts`` with an
-``interrupt()``. The paused run lives in a SQLite checkpointer in ``$ELEPHANT_HOME``
-(``reviews.sqlite``), so ``elephant conflicts`` in another process can list it and
-``elephant resolve ID --keep new|old|both`` resumes it with ``Command(resume=...)``
-on the same thread; the episode is written only then, in one transaction with the
-decision. A small table in the same file maps each open conflict to its thread.
+``interrupt()``. Runs started here (``Broker``, the CLI, MCP, LangChain tools) live
+in a SQLite checkpointer in ``$ELEPHANT_HOME`` (``reviews.sqlite``), so
+``elephant resolve ID --keep new|old|both`` in another process resumes one with
+``Command(resume=...)`` on its thread; the episode is written only then, in one
+transaction with the decision.
+
+Which conflicts are open, and on which thread, is not kept here but in the store
+(``store.open_conflicts``), where the review node records them whichever runtime
+paused the run: one desk for every surface. A conflict paused through the LangGraph
+API waits on that server's thread; ``resolve`` says so and how to resume it there.
 """
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 import uuid
@@ -23,9 +27,9 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
+from broker.resources import get_store
 from schemas.context import Context
 from schemas.models import Conflict, IngestReport, Perception
-from store.base import now_ms
 
 # Types the checkpointer may rebuild from its msgpack records (and nothing else).
 _STATE_TYPES = [
@@ -48,7 +52,7 @@ _STATE_TYPES = [
 
 
 class ReviewDesk:
-    """Runs ingests that may pause for review, and resumes them by conflict id."""
+    """Runs ingests that may pause for review, and resumes the ones it holds by conflict id."""
 
     def __init__(self, home: str | Path) -> None:
         """Open (creating if needed) ``reviews.sqlite`` in the data directory."""
@@ -60,16 +64,10 @@ class ReviewDesk:
             self._connection, serde=JsonPlusSerializer(allowed_msgpack_modules=_STATE_TYPES)
         )
         self.checkpointer.setup()
-        with self._connection:
-            self._connection.execute(
-                "CREATE TABLE IF NOT EXISTS open_conflicts ("
-                "conflict_id TEXT PRIMARY KEY, thread_id TEXT NOT NULL, scope TEXT NOT NULL, "
-                "payload TEXT NOT NULL, created_at INTEGER NOT NULL)"
-            )
-        self._graph: CompiledStateGraph[Any, Context, Any, Any] | None = None
+        self._graph: CompiledStateGraph[Any, Any, Any, Any] | None = None
 
     @property
-    def graph(self) -> CompiledStateGraph[Any, Context, Any, Any]:
+    def graph(self) -> CompiledStateGraph[Any, Any, Any, Any]:
         """The ingest graph compiled with this desk's checkpointer."""
         if self._graph is None:
             from graphs.ingest import builder
@@ -80,61 +78,50 @@ class ReviewDesk:
     def ingest(self, perception: Perception, context: Context) -> tuple[IngestReport, list[Conflict]]:
         """Run one ingest; return its report and the conflict it paused on, if any."""
         thread_id = f"ingest-{uuid.uuid4().hex}"
-        scope = perception.agent_id or context.agent_id
         result = self.graph.invoke(perception.model_dump(exclude_none=True), config=_thread(thread_id), context=context)
-        return _report(result), self._register(result, thread_id, scope)
+        return _report(result), _waiting(result)
 
-    def resolve(self, conflict_id: str, decision: str, context: Context) -> Conflict:
-        """Resume the run paused on ``conflict_id`` with a decision.
+    def resolve(self, conflict_id: str, decision: str, context: Context, scope: str) -> Conflict:
+        """Resume the run paused on the open conflict ``conflict_id`` of ``scope`` with a decision.
 
         Returns:
             The conflict with the decision (recorded in the store once the episode's
             last open conflict is decided and the episode is written).
 
         Raises:
-            KeyError: If no open conflict has this id.
+            KeyError: If ``scope`` has no open conflict with this id (another scope's
+                conflict is not looked at).
+            ValueError: If the run waiting for it is not on this desk's checkpointer
+                (paused through a LangGraph server) or no longer waits for it.
         """
-        with self._lock:
-            row = self._connection.execute(
-                "SELECT thread_id, scope, payload FROM open_conflicts WHERE conflict_id = ?", (conflict_id,)
-            ).fetchone()
-        if row is None:
+        opened = get_store(context).find_open_conflict(scope, conflict_id)
+        if opened is None:
             raise KeyError(conflict_id)
-        thread_id, scope, payload = row
-        result = self.graph.invoke(Command(resume=decision), config=_thread(thread_id), context=context)
-        with self._lock, self._connection:
-            self._connection.execute("DELETE FROM open_conflicts WHERE conflict_id = ?", (conflict_id,))
-        self._register(result, thread_id, scope)
-        conflict = Conflict.model_validate(json.loads(payload)["conflict"])
-        return conflict.model_copy(update={"status": "decided", "decision": decision, "decided_by": "human"})
-
-    def open_conflicts(self, scope: str | None = None) -> list[Conflict]:
-        """Return the conflicts waiting for a decision (oldest first)."""
-        query = "SELECT payload FROM open_conflicts"
-        params: tuple[str, ...] = ()
-        if scope is not None:
-            query += " WHERE scope = ?"
-            params = (scope,)
+        config = _thread(opened.thread_id)
         with self._lock:
-            rows = self._connection.execute(query + " ORDER BY created_at, conflict_id", params).fetchall()
-        return [Conflict.model_validate(json.loads(payload)["conflict"]) for (payload,) in rows]
+            if self.checkpointer.get_tuple(config) is None:
+                raise ValueError(
+                    f"conflict {conflict_id} waits on thread {opened.thread_id}, which this data directory's "
+                    "review desk does not hold (it was paused through the LangGraph API, or under another "
+                    f"ELEPHANT_HOME): resume it there, e.g. POST /threads/{opened.thread_id}/runs with "
+                    f'{{"command": {{"resume": "{decision}"}}}}'
+                )
+            waiting = [pending.value for pending in self.graph.get_state(config).interrupts]
+            if not any(isinstance(value, dict) and value.get("conflict_id") == conflict_id for value in waiting):
+                raise ValueError(
+                    f"conflict {conflict_id} is on the review desk, but its run (thread {opened.thread_id}) "
+                    "no longer waits for it; see 'elephant conflicts'"
+                )
+            self.graph.invoke(Command(resume=decision), config=config, context=context)
+        return opened.conflict.model_copy(update={"status": "decided", "decision": decision, "decided_by": "human"})
 
     def close(self) -> None:
         """Close the database connection."""
         self._connection.close()
 
-    def _register(self, result: dict[str, Any], thread_id: str, scope: str) -> list[Conflict]:
-        waiting: list[Conflict] = []
-        for pending in result.get("__interrupt__") or []:
-            payload = pending.value
-            conflict = Conflict.model_validate(payload["conflict"])
-            with self._lock, self._connection:
-                self._connection.execute(
-                    "INSERT OR REPLACE INTO open_conflicts VALUES (?, ?, ?, ?, ?)",
-                    (conflict.id, thread_id, scope, json.dumps(payload, ensure_ascii=False), now_ms()),
-                )
-            waiting.append(conflict)
-        return waiting
+
+def _waiting(result: dict[str, Any]) -> list[Conflict]:
+    return [Conflict.model_validate(pending.value["conflict"]) for pending in result.get("__interrupt__") or []]
 
 
 def _thread(thread_id: str) -> RunnableConfig:

@@ -28,6 +28,8 @@ from pydantic import BaseModel, Field, ValidationError
 from broker.api import Broker
 from broker.describe import describe_answer, describe_episodes, fact_line
 from broker.resources import request_scope
+from language.chunks import split_perception
+from schemas.ids import check_optional, check_text, error_messages
 from schemas.models import Answer, Conflict, Episode, Fact, IngestReport, Perception
 from schemas.state import IngestInput
 
@@ -104,8 +106,16 @@ def memory_tools(
 
     Returns:
         Three tools for ``langchain.agents.create_agent(model, tools=...)``.
+
+    Raises:
+        ValueError: When a bound speaker, agent or session breaks the rules of
+            ``schemas.ids`` (checked here, once, not at every call the model makes).
     """
-    bound = {"speaker": speaker, "agent_id": agent_id, "session_id": session_id}
+    bound = {
+        "speaker": check_optional(speaker, "name", "speaker"),
+        "agent_id": check_optional(agent_id, "id", "agent_id"),
+        "session_id": check_optional(session_id, "id", "session_id"),
+    }
 
     def remember(
         text: str,
@@ -116,15 +126,22 @@ def memory_tools(
     ) -> tuple[str, IngestReport]:
         fields = {**bound, "speaker": speaker or bound["speaker"], "source": source, "time": time}
         try:
-            perception = Perception(text=text, derived_from=derived_from, **fields)
-            report, facts, conflicts = _remember(broker, perception)
+            # A long text is several episodes, cut as Broker.remember cuts it.
+            pieces = split_perception(Perception(text=text, derived_from=derived_from, **fields))
+            report = IngestReport()
+            facts: list[Fact] | None = []
+            conflicts: list[Conflict] = []
+            for piece in pieces:
+                written, stored, waiting = _remember(broker, piece)
+                report, conflicts = report + written, conflicts + waiting
+                facts = None if stored is None or facts is None else facts + stored
         except ValueError as error:  # a blank text, an unknown fact id in derived_from
             raise _tool_error(error) from error
         return describe_report(report, facts, conflicts), report
 
     def recall(query: str, k: int = 5) -> tuple[str, list[Episode]]:
         try:
-            episodes = broker.recall(query, k=k, **_given(bound))
+            episodes = broker.recall(check_text(query, "query"), k=k, **_given(bound))
         except ValueError as error:
             raise _tool_error(error) from error
         return describe_episodes(episodes), episodes
@@ -157,8 +174,8 @@ def memory_tools(
 def _tool_error(error: ValueError) -> ToolException:
     """Turn a request the model can fix into a short message it can read."""
     if isinstance(error, ValidationError):
-        return ToolException("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in error.errors()))
-    return ToolException(str(error))
+        return ToolException("; ".join(error_messages(error)))
+    return ToolException(" ".join(str(error).splitlines()))
 
 
 def _given(fields: dict[str, Any]) -> dict[str, Any]:

@@ -8,7 +8,6 @@ written, so the episode, its facts and the decisions land in one transaction.
 from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
-from langgraph.types import RetryPolicy
 
 from nodes.build_facts import build_facts
 from nodes.commit_episode import commit_episode
@@ -17,12 +16,13 @@ from nodes.read_text import read_text
 from nodes.resolve_entities import resolve_entities
 from nodes.review_conflicts import review_conflicts
 from nodes.routing import route_after_build, route_after_detect
-from schemas.context import Context
+from schemas.context import RunContext
 from schemas.state import BrokerState, IngestInput, IngestOutput
 
-builder = StateGraph(BrokerState, context_schema=Context, input_schema=IngestInput, output_schema=IngestOutput)
-# An LLM endpoint may fail transiently; rules never do, so retrying is harmless.
-builder.add_node("read_text", read_text, retry_policy=RetryPolicy(max_attempts=3))
+builder = StateGraph(BrokerState, context_schema=RunContext, input_schema=IngestInput, output_schema=IngestOutput)
+# No retry policy: a failing model is retried (boundedly) inside the call, then the
+# rules read the text (nodes/read_text.py); retrying the node would multiply requests.
+builder.add_node("read_text", read_text)
 builder.add_node("resolve_entities", resolve_entities)
 builder.add_node("build_facts", build_facts)
 builder.add_node("detect_conflicts", detect_conflicts)

@@ -65,6 +65,7 @@ from dataclasses import dataclass, field
 from language import english
 from language import types as _types
 from language.filters import is_non_factual
+from language.names import bounded_names
 from language.segment import detect_language, fold_width, has_cjk, is_punct
 from schemas.models import Quintuple
 
@@ -241,7 +242,8 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
 
     Returns:
         The extracted quintuples in sentence order, duplicates removed. Sentences
-        that state no fact contribute nothing.
+        that state no fact contribute nothing, nor do names longer than
+        ``language.names.MAX_NAME_CHARS``.
     """
     # Imported here because both modules import helpers from this one.
     from language import extract_en, extract_zh
@@ -271,7 +273,7 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
                 if key not in seen:
                     seen.add(key)
                     out.append(quintuple)
-    return out
+    return bounded_names(out)
 
 
 _ZH_FUNCTION_WORDS = frozenset({"你们", "他们", "她们", "它们", "大家", "它", "这", "那", "这个", "那个", "是"})

@@ -8,8 +8,18 @@ LLM) is layered on top of this key, never instead of it.
 
 from __future__ import annotations
 
+import logging
 import re
 import unicodedata
+from collections.abc import Iterable
+
+from schemas.models import Quintuple
+
+logger = logging.getLogger(__name__)
+
+MAX_NAME_CHARS = 200
+"""The longest entity name: a longer "name" is a clause, a paste or an attack, not a thing.
+Quintuples naming one are dropped before identity resolution (``bounded_names``)."""
 
 # Longest first so "有限责任公司" is stripped before "公司".
 CORPORATE_SUFFIXES: tuple[str, ...] = (
@@ -30,6 +40,8 @@ CORPORATE_SUFFIXES: tuple[str, ...] = (
     "co",
 )
 
+_SUFFIX_SET = frozenset(CORPORATE_SUFFIXES)
+_LONGEST_SUFFIX = max(map(len, CORPORATE_SUFFIXES))
 _PUNCTUATION = re.compile(r"[\s\W_]+", re.UNICODE)
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 _CJK_SPACE = re.compile(r"(?<=[\u3400-\u9fff]) (?=[\u3400-\u9fff])")
@@ -44,24 +56,70 @@ def normalize_name(name: str) -> str:
         name: An entity name as written.
 
     Returns:
-        The NFKC-folded, case-folded name without spaces, punctuation or a trailing
-        corporate suffix; the plain folded name when stripping would leave nothing.
+        The NFKC-folded, case-folded name without spaces, punctuation or trailing
+        corporate suffixes (stacked ones too: "Zed Corp, Inc." is ``zed``, 华为技术有限
+        公司 is 华为技术); a suffix is kept where stripping it would leave nothing or
+        only another suffix ("Company Ltd", "Co. Inc."), and the plain folded name is
+        returned when nothing else remains.
     """
     folded = unicodedata.normalize("NFKC", name).casefold().strip()
     # C++ and C# are not C: spell the symbols out before punctuation goes.
     folded = _SHARP.sub("sharp", _PLUS.sub("plus", folded))
     compact = _PUNCTUATION.sub("", folded)
-    for suffix in CORPORATE_SUFFIXES:
-        if compact.endswith(suffix) and len(compact) > len(suffix):
-            # Only strip a latin suffix at a word boundary ("Costco" keeps its "co").
-            if suffix.isascii():
-                words = _PUNCTUATION.split(folded)
-                words = [word for word in words if word]
-                if len(words) < 2 or words[-1] != suffix:
-                    continue
-            compact = compact[: -len(suffix)]
+    words = [word for word in _PUNCTUATION.split(folded) if word]
+    # The key is compact[:end]; the last word still in it is words[last][:last_end].
+    # Indices, not slices, so a name of thousands of stacked suffixes stays linear.
+    end, last = len(compact), len(words) - 1
+    last_end = len(words[last]) if words else 0
+    while last >= 0:
+        suffix = _trailing_suffix(words[last], last_end, is_only_word=last == 0)
+        if suffix is None:
             break
-    return compact or folded
+        rest = end - len(suffix)
+        if rest == 0 or (rest <= _LONGEST_SUFFIX and compact[:rest] in _SUFFIX_SET):
+            break
+        end, last_end = rest, last_end - len(suffix)
+        if last_end == 0:
+            last -= 1
+            last_end = len(words[last])
+    return compact[:end] or folded
+
+
+def _trailing_suffix(word: str, end: int, is_only_word: bool) -> str | None:
+    """Return the corporate suffix ``word[:end]`` ends with, if any (longest first).
+
+    A Latin suffix must be the whole word and follow another word ("Costco" keeps its
+    "co"); a Chinese one may be glued to the name (阿里巴巴有限公司).
+    """
+    for suffix in CORPORATE_SUFFIXES:
+        if suffix.isascii():
+            if not is_only_word and end == len(suffix) and word.startswith(suffix):
+                return suffix
+        elif word.endswith(suffix, 0, end):
+            return suffix
+    return None
+
+
+def bounded_names(quintuples: Iterable[Quintuple]) -> list[Quintuple]:
+    """Return the quintuples whose subject and object are short enough to be names.
+
+    Every Reader (the rules and a chat model) passes its quintuples through here, so
+    no stage after it (full-text search, embeddings, the store) sees an unbounded name.
+    Each dropped quintuple is logged as a warning.
+    """
+    kept: list[Quintuple] = []
+    for quintuple in quintuples:
+        longest = max(len(quintuple.subject), len(quintuple.object))
+        if longest > MAX_NAME_CHARS:
+            logger.warning(
+                "dropped a fact whose name is %d characters (at most %d): %.40r ...",
+                longest,
+                MAX_NAME_CHARS,
+                quintuple.subject if len(quintuple.subject) > MAX_NAME_CHARS else quintuple.object,
+            )
+            continue
+        kept.append(quintuple)
+    return kept
 
 
 def display_name(name: str) -> str:

@@ -34,7 +34,8 @@ def resolve_first_person(text: str, speaker: str) -> str:
         The text in third person: 我最爱吃什么 -> 小王最爱吃什么, "What do I like" ->
         "What do Alice like" (grammar is not the point; matching is).
     """
-    text = _ZH_FIRST_PERSON.sub(speaker, text)
-    text = _EN_I_AM.sub(f"{speaker} is", text)
-    text = _EN_POSSESSIVE.sub(f"{speaker}'s", text)
-    return _EN_FIRST_PERSON.sub(speaker, text)
+    # Function replacements: a name is data, never a template (Bob\ and a\1b are names).
+    text = _ZH_FIRST_PERSON.sub(lambda _: speaker, text)
+    text = _EN_I_AM.sub(lambda _: f"{speaker} is", text)
+    text = _EN_POSSESSIVE.sub(lambda _: f"{speaker}'s", text)
+    return _EN_FIRST_PERSON.sub(lambda _: speaker, text)

@@ -12,12 +12,12 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from language.question import analyse_question as analyse
-from schemas.context import Context
+from schemas.context import RunContext
 from schemas.models import DEFAULT_SPEAKER
 from schemas.state import BrokerState
 
 
-def analyse_question(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
+def analyse_question(state: BrokerState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Analyse ``state["question"]`` into entities, keywords, answer type and intent."""
     speaker = (state.get("speaker") or "").strip() or DEFAULT_SPEAKER
     return {"analysis": analyse(state["question"], speaker)}

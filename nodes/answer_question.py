@@ -5,7 +5,8 @@ Offline, the answer is composed from the graph: the entities the evidence points
 reach them, by how many of the question's anchors they connect to, and by whether
 they have the type the question asks for; the supporting facts are quoted as the
 reason. With a chat model, the model writes the answer from the same evidence and
-must cite fact ids; citations to ids that were not retrieved are dropped.
+must cite fact ids; citations to ids that were not retrieved are dropped. A model that
+fails gives way to the offline composer, and the answer's notes say so.
 """
 
 from __future__ import annotations
@@ -19,12 +20,12 @@ from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 from pydantic import BaseModel, Field
 
-from broker.models import load_chat_model
+from broker.models import ModelError, ask_model
 from language.names import is_mentioned
 from language.pronouns import resolve_first_person
 from nodes.retrieve_evidence import MENTION_LINK_WEIGHT, affirmed_relations, asked_relations
 from prompts.answerer import ANSWER_SYSTEM, ANSWER_USER
-from schemas.context import Context
+from schemas.context import RunContext, deployment
 from schemas.models import DEFAULT_SPEAKER, Entity, Episode, Fact, QuestionAnalysis
 from schemas.state import BrokerState
 
@@ -53,7 +54,7 @@ class CitedAnswer(BaseModel):
     episode_ids: list[str] = Field(default_factory=list, description="Ids of the episodes the answer uses.")
 
 
-def answer_question(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
+def answer_question(state: BrokerState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Write the answer (composed offline, or by the configured chat model)."""
     facts = list(state.get("facts") or [])
     episodes = list(state.get("episodes") or [])
@@ -63,8 +64,14 @@ def answer_question(state: BrokerState, runtime: Runtime[Context]) -> dict[str, 
         # The path first: each hop's supporting fact, then the last hop's evidence.
         path = _unique([hop.facts[0] for hop in hops[:-1] if hop.facts])
         facts = _unique([*path, *hops[-1].facts, *facts])
-    if runtime.context.llm and (facts or episodes or state.get("query_rows")):
-        return _cited_update(state, facts, episodes, runtime.context.llm)
+    llm = deployment(runtime.context).llm
+    notes: list[str] = []
+    if llm and (facts or episodes or state.get("query_rows")):
+        try:
+            return _cited_update(state, facts, episodes, llm)
+        except ModelError as error:
+            # The evidence is here: compose the answer offline rather than fail the question.
+            notes.append(f"{error}; the answer was composed offline from the same evidence")
     speaker = (state.get("speaker") or "").strip() or DEFAULT_SPEAKER
     if chain:
         final = hops[-1]
@@ -80,7 +87,10 @@ def answer_question(state: BrokerState, runtime: Runtime[Context]) -> dict[str, 
     history = list(state.get("history") or [])
     if history and facts:
         answer += _history_note(history, analysis.language == "zh")
-    return {"answer": answer, "history": history, "facts": Overwrite(facts)}
+    update: dict[str, Any] = {"answer": answer, "history": history, "facts": Overwrite(facts)}
+    if notes:
+        update["notes"] = notes
+    return update
 
 
 def _named(linked: list[Entity]) -> list[Entity]:
@@ -116,8 +126,11 @@ def _cited_update(state: BrokerState, facts: list[Fact], episodes: list[Episode]
 
 
 def write_with_llm(state: BrokerState, facts: list[Fact], episodes: list[Episode], llm_spec: str) -> CitedAnswer:
-    """Ask the chat model to answer from the evidence, citing fact and episode ids."""
-    model = load_chat_model(llm_spec).with_structured_output(CitedAnswer)
+    """Ask the chat model to answer from the evidence, citing fact and episode ids.
+
+    Raises:
+        ModelError: If the model fails (``broker.models.ask_model``).
+    """
     steps = [
         f"{number}. {hop.question} -> {', '.join(entity.name for entity in hop.answers) or '?'}"
         for number, hop in enumerate(state.get("hops") or [], start=1)
@@ -131,8 +144,7 @@ def write_with_llm(state: BrokerState, facts: list[Fact], episodes: list[Episode
         query_result="\n".join(json.dumps(row, ensure_ascii=False) for row in state.get("query_rows") or [])
         or "(none)",
     )
-    result = model.invoke([("system", ANSWER_SYSTEM), ("user", prompt)])
-    return result if isinstance(result, CitedAnswer) else CitedAnswer.model_validate(result)
+    return ask_model(llm_spec, CitedAnswer, [("system", ANSWER_SYSTEM), ("user", prompt)])
 
 
 def rank_answers(

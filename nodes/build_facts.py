@@ -3,48 +3,58 @@
 It takes the entity keys ``resolve_entities`` decided (its draft plan; normalised-name
 keys when there is none, so OpenAI / Open AI / OpenAI公司 meet) and adds canonical
 predicate keys, deterministic ids (so a re-ingested episode is recognised and a
-repeated fact from a new episode reinforces the same fact), computes every
-embedding in one batch, and hands ``commit_episode`` a complete ``EpisodeWrite``.
-It only reads the store; the write happens in one transaction in the next node, so
-a review step can sit in between.
+repeated fact from a new episode reinforces the same fact), and hands
+``commit_episode`` an ``EpisodeWrite`` without vectors (they are computed where the
+plan is written, so graph state, checkpoints and traces never carry them). It only
+reads the store; the write happens in one transaction in the next node, so a review
+step can sit in between.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable
 from typing import Any
 
 from langgraph.runtime import Runtime
+from pydantic import ValidationError
 
-from broker.resources import get_embeddings, get_predicate_matcher, get_store, request_scope
+from broker.resources import get_predicate_matcher, get_store, request_scope
 from language.names import display_name, entity_search_text, mention_key, normalize_name
 from language.predicates import predicate_key
-from language.pronouns import resolve_first_person
-from schemas.context import Context
+from schemas.context import RunContext, deployment
+from schemas.ids import check_fact_ids, error_line, stable_id
 from schemas.models import (
     DEFAULT_SPEAKER,
     ENTITY_TYPES,
+    READ_FALLBACK,
     EntityRow,
     Episode,
     EpisodeWrite,
     Fact,
     FactRow,
     IngestReport,
+    Perception,
     Quintuple,
 )
 from schemas.state import BrokerState
+from store import GraphStore
 from store.base import entity_id, now_ms
 
 
-def build_facts(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
-    """Plan the episode's entities and facts; skip an episode that is already stored."""
-    context = runtime.context
+def build_facts(state: BrokerState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    """Plan the episode's entities and facts; skip an episode that is stored and needs no new reading."""
+    context = deployment(runtime.context)
     store = get_store(context)
     scope = request_scope(state.get("agent_id"), context)
     episode = make_episode(state, scope)
-    if store.episode_exists(scope, episode.id):
-        return {"plan": None, "report": IngestReport()}
+    # Checked before the already-stored shortcut: a bad id is refused, never passed over.
+    derived_from = sorted(set(check_fact_ids(state.get("derived_from") or [])))
+    unknown = set(derived_from) - store.existing_fact_ids(scope, derived_from)
+    if unknown:
+        raise ValueError(f"derived_from names facts this memory does not hold: {', '.join(sorted(unknown))}")
+    notes = list(state.get("notes") or [])
+    if not needs_writing(store, scope, episode.id, context.llm):
+        return {"plan": None, "report": IngestReport(notes=notes)}
 
     # resolve_entities drafted the entities (resolved keys, with the mentions that reach
     # each) and the merges; without a draft, keys are the normalised names.
@@ -53,62 +63,58 @@ def build_facts(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]
     entities = {row.key: row for row in draft.entities} if draft else collect_entities(state.get("quintuples") or [])
     keys = {mention: row.key for row in entities.values() for mention in row.mention_keys}
     facts = collect_facts(scope, state.get("quintuples") or [], keys, get_predicate_matcher(context).key)
-    derived_from = sorted(set(state.get("derived_from") or []))
-    unknown = set(derived_from) - store.existing_fact_ids(scope, derived_from)
-    if unknown:
-        raise ValueError(f"derived_from names facts this memory does not hold: {', '.join(sorted(unknown))}")
     # A trust level set with `elephant sources set` beats the configured default.
     authority = store.source_authorities(scope).get(episode.source.lower(), context.authority_of(episode.source))
     for fact in facts:
         fact.authority = authority
         fact.derived_from = derived_from
-    known_entities = store.entities_by_keys(scope, entities)
-    known_facts = store.existing_fact_ids(scope, (fact.id for fact in facts))
-
-    new_entities = [row for key, row in entities.items() if key not in known_entities]
     plan = EpisodeWrite(
         scope=scope,
         episode=episode,
+        read_by=state.get("read_by") or "rules",
         entities=list(entities.values()),
         facts=facts,
         merges=draft.merges if draft else [],
     )
-    fact_sentences = [fact_of_row(fact, plan).sentence() for fact in facts]
-    # The episode is embedded as "speaker: text" in third person (我 -> 小王), so "what
-    # does 小王 like" meets "我喜欢…" said by 小王 and not by someone else (on LoCoMo the
-    # speaker alone lifts dense recall@10 from 0.18 to 0.53).
-    vectors = get_embeddings(context).embed_documents(
-        [f"{episode.speaker}: {resolve_first_person(episode.text, episode.speaker)}"]
-        + [row.name for row in new_entities]
-        + fact_sentences
-    )
-    plan.episode_embedding, rest = vectors[0], vectors[1:]
-    for row, vector in zip(new_entities, rest[: len(new_entities)], strict=True):
-        row.embedding = vector
-    for fact, vector in zip(facts, rest[len(new_entities) :], strict=True):
-        fact.embedding = vector
-        fact.is_new = fact.id not in known_facts
-    for key, row in entities.items():
-        row.is_new = key not in known_entities
-    report = IngestReport(
-        episodes=1,
-        entities=len(new_entities),
-        facts=sum(1 for fact in facts if fact.is_new),
-    )
-    return {"plan": plan, "report": report}
+    # Nothing is counted yet: commit_episode counts what its write creates (a run paused
+    # for review has written nothing). The report carries the notes meanwhile.
+    return {"plan": plan, "report": IngestReport(notes=notes)}
+
+
+def needs_writing(store: GraphStore, scope: str, episode_id: str, llm: str) -> bool:
+    """Whether an ingest must write this episode.
+
+    It must when the episode is not stored yet, and when a model failed to read it
+    (the rules read it instead) and a model is configured now: the model may find
+    facts the rules missed, and writing the episode again adds only what is new.
+    """
+    reading = store.episode_reading(scope, episode_id)
+    return reading is None or (reading == READ_FALLBACK and bool(llm))
 
 
 def make_episode(state: BrokerState, scope: str) -> Episode:
-    """Build the episode record; its id is a hash of what makes it the same episode."""
-    speaker = (state.get("speaker") or "").strip() or DEFAULT_SPEAKER
-    session = (state.get("session_id") or "").strip() or "default"
-    source = (state.get("source") or "").strip() or "direct"
-    text = state["text"]
-    when = state.get("time")
-    external = state.get("external_id")
-    identity = "\x1f".join([scope, source, session, speaker, when or "", text, external or ""])
+    """Build the episode record; its id is a hash of what makes it the same episode.
+
+    Graph input (``langgraph dev``, a compiled graph) has not passed through
+    ``Perception``, so its fields are checked here by the same rules (``schemas.ids``),
+    before anything is read or written.
+
+    Raises:
+        ValueError: One line naming the field that breaks its rule.
+    """
+    try:
+        given = Perception.model_validate(
+            {"text": state["text"]}
+            | {name: state.get(name) for name in ("speaker", "session_id", "source", "time", "external_id")}
+        )
+    except ValidationError as error:
+        raise ValueError(error_line(error)) from None
+    speaker = given.speaker or DEFAULT_SPEAKER
+    session = given.session_id or "default"
+    source = given.source or "direct"
+    text, when, external = given.text, given.time, given.external_id
     return Episode(
-        id="ep_" + hashlib.sha1(identity.encode()).hexdigest()[:20],
+        id=stable_id("ep_", scope, source, session, speaker, when or "", text, external or "", length=20),
         agent_id=scope,
         session_id=session,
         speaker=speaker,
@@ -178,8 +184,7 @@ def _entity_key(name: str, kind: str, keys: dict[str, str] | None) -> str:
 
 def fact_identity(scope: str, subject_key: str, predicate: str, object_key: str, negated: bool) -> str:
     """Return the stable id of a fact: the same statement always maps to the same id."""
-    identity = "\x1f".join([scope, subject_key, predicate, object_key, "not" if negated else ""])
-    return "fact_" + hashlib.sha1(identity.encode()).hexdigest()[:20]
+    return stable_id("fact_", scope, subject_key, predicate, object_key, "not" if negated else "", length=20)
 
 
 def fact_of_row(row: FactRow, plan: EpisodeWrite) -> Fact:

@@ -4,7 +4,7 @@
 was #1 born?"; ``#1`` is filled with the first answer before the second is asked.
 Offline, patterns do this (``language.decompose``: 的-chains, "of the", possessives,
 relative clauses); with a chat model, the model plans the chain and the patterns are
-the fallback for a plan that does not hold together. The hop budget (``max_hops``)
+the fallback for a plan that does not hold together, and for a model that fails. The hop budget (``max_hops``)
 is fixed here, so the loop's routers stay pure functions of the state.
 """
 
@@ -15,10 +15,10 @@ from typing import Any
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from broker.models import load_chat_model
+from broker.models import ModelError, ask_model
 from language.decompose import SLOT, decompose
 from prompts.answerer import DECOMPOSE_SYSTEM, DECOMPOSE_USER
-from schemas.context import MAX_HOPS_LIMIT, Context
+from schemas.context import MAX_HOPS_LIMIT, Context, RunContext, deployment
 from schemas.models import DEFAULT_SPEAKER
 from schemas.state import BrokerState
 
@@ -32,32 +32,42 @@ class Decomposition(BaseModel):
     )
 
 
-def decompose_question(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
+def decompose_question(state: BrokerState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Plan the sub-questions of a multi-hop question and fix the hop budget."""
-    context = runtime.context
+    context = deployment(runtime.context)
     question = state["question"]
     sub_questions: list[str] = []
+    notes: list[str] = []
     if context.llm:
-        plan = plan_with_llm(question, state.get("speaker") or DEFAULT_SPEAKER, context)
-        if not plan.multi_hop:
-            return {"sub_questions": [], "hop_budget": context.max_hops, "hops": []}
-        sub_questions = [part.strip() for part in plan.sub_questions]
-        if not is_valid_chain(sub_questions):
-            sub_questions = []
+        try:
+            plan = plan_with_llm(question, state.get("speaker") or DEFAULT_SPEAKER, context)
+        except ModelError as error:
+            notes.append(f"{error}; the question was split by the offline patterns")
+        else:
+            if not plan.multi_hop:
+                return {"sub_questions": [], "hop_budget": context.max_hops, "hops": []}
+            sub_questions = [part.strip() for part in plan.sub_questions]
+            if not is_valid_chain(sub_questions):
+                sub_questions = []
     if not sub_questions:
         sub_questions = decompose(question)
-    return {"sub_questions": sub_questions, "hop_budget": context.max_hops, "hops": []}
+    update: dict[str, Any] = {"sub_questions": sub_questions, "hop_budget": context.max_hops, "hops": []}
+    if notes:
+        update["notes"] = notes
+    return update
 
 
 def plan_with_llm(question: str, speaker: str, context: Context) -> Decomposition:
-    """Ask the chat model for the sub-questions."""
-    model = load_chat_model(context.llm).with_structured_output(Decomposition)
+    """Ask the chat model for the sub-questions.
+
+    Raises:
+        ModelError: If the model fails (``broker.models.ask_model``).
+    """
     messages = [
         ("system", DECOMPOSE_SYSTEM.format(max_hops=context.max_hops)),
         ("user", DECOMPOSE_USER.format(question=question, speaker=speaker)),
     ]
-    result = model.invoke(messages)
-    return result if isinstance(result, Decomposition) else Decomposition.model_validate(result)
+    return ask_model(context.llm, Decomposition, messages)
 
 
 def is_valid_chain(sub_questions: list[str]) -> bool:

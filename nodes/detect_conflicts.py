@@ -15,7 +15,6 @@ Nothing is decided here; ``review_conflicts`` decides by policy.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from typing import Any
 
@@ -24,7 +23,8 @@ from langgraph.runtime import Runtime
 from broker.resources import get_store
 from language.predicates import is_single_valued
 from nodes.build_facts import fact_of_row
-from schemas.context import Context
+from schemas.context import RunContext, deployment
+from schemas.ids import stable_id
 from schemas.models import Conflict, ConflictKind, EpisodeWrite, Fact
 from schemas.state import BrokerState
 from store.base import entity_id, now_ms
@@ -38,12 +38,12 @@ _CHANGE_CUES = re.compile(
 )
 
 
-def detect_conflicts(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
+def detect_conflicts(state: BrokerState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Compare the planned facts with active stored facts of the same subject and predicate."""
     plan = state.get("plan")
     if plan is None or not plan.facts:
         return {"conflicts": []}
-    store = get_store(runtime.context)
+    store = get_store(deployment(runtime.context))
     subject_ids = {entity_id(plan.scope, fact.subject_key) for fact in plan.facts}
     stored = store.active_facts_about(plan.scope, subject_ids, {fact.predicate_key for fact in plan.facts})
     conflicts = find_conflicts(plan, stored)
@@ -77,7 +77,7 @@ def find_conflicts(plan: EpisodeWrite, stored: list[Fact]) -> list[Conflict]:
             if kind is None:
                 continue
             new = fact_of_row(row, plan)
-            conflict_id = "conflict_" + hashlib.sha1(f"{old.id}\x1f{row.id}".encode()).hexdigest()[:16]
+            conflict_id = stable_id("conflict_", old.id, row.id, length=16)
             conflicts[conflict_id] = Conflict(
                 id=conflict_id,
                 kind=kind,

@@ -45,10 +45,10 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from broker.models import load_chat_model
+from broker.models import ModelError, ask_model, load_chat_model
 from broker.resources import get_store, request_scope
 from prompts.cypher import CYPHER_REPAIR, CYPHER_SYSTEM, CYPHER_USER
-from schemas.context import Context
+from schemas.context import RunContext, deployment
 from schemas.models import DEFAULT_SPEAKER, Fact
 from schemas.state import BrokerState
 from store import GraphStore
@@ -170,7 +170,7 @@ class TextToCypherError(Exception):
     """Text-to-Cypher has no rows to give: the model failed, or a query and its one repair both did."""
 
 
-def query_graph(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
+def query_graph(state: BrokerState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Answer the question with a generated read-only Cypher query (LLM mode only).
 
     Returns:
@@ -178,7 +178,7 @@ def query_graph(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]
         rows name; with no model configured, nothing. When both the query and its repair
         fail, no rows and the error as ``query_error``.
     """
-    context = runtime.context
+    context = deployment(runtime.context)
     if not context.llm:
         return {}
     limit, timeout_ms = context.cypher_limit, context.cypher_timeout_ms
@@ -217,8 +217,16 @@ def query_graph(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]
         ),
     ]
     try:
-        cypher, rows = generate_and_run(load_chat_model(context.llm), messages, run)
+        cypher, rows = generate_and_run(load_chat_model(context.llm), messages, run, spec=context.llm)
     except TextToCypherError as failure:
+        if isinstance(failure.__cause__, ModelError):
+            # Not a bad query but a failing model: retrieval answers alone, and the answer says so.
+            logger.info("text-to-Cypher skipped: %s", failure.__cause__)
+            return {
+                "query_rows": [],
+                "query_error": str(failure),
+                "notes": [f"{failure.__cause__}; answered without a generated query"],
+            }
         return _gave_up(str(failure))
     if is_reusable(cypher, parameters):
         cache.put(pattern.text, schema.fingerprint, cypher)
@@ -226,7 +234,7 @@ def query_graph(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]
 
 
 def generate_and_run(
-    model: BaseChatModel, messages: list[tuple[str, str]], run: Callable[[str], list[Row]]
+    model: BaseChatModel, messages: list[tuple[str, str]], run: Callable[[str], list[Row]], *, spec: str = ""
 ) -> tuple[str, list[Row]]:
     """Ask the model for a query and run it; on a refusal or error, ask once more with the error.
 
@@ -236,28 +244,28 @@ def generate_and_run(
     Raises:
         TextToCypherError: If the model fails, or the query and its one repair both fail.
     """
-    first = _ask(model, messages)
+    first = _ask(model, messages, spec)
     try:
         return first.cypher, run(first.cypher)
     except (UnsafeQueryError, StoreError) as error:
         logger.info("generated query failed (%s); asking for a repair", error)
         repair = CYPHER_REPAIR.format(query=first.cypher, error=str(error))
-    second = _ask(model, [*messages, ("assistant", first.cypher), ("user", repair)])
+    second = _ask(model, [*messages, ("assistant", first.cypher), ("user", repair)], spec)
     try:
         return second.cypher, run(second.cypher)
     except (UnsafeQueryError, StoreError) as error:
         raise TextToCypherError(f"generated query failed after one repair: {error}") from error
 
 
-def _ask(model: BaseChatModel, messages: list[tuple[str, str]]) -> GeneratedQuery:
-    """Return the model's structured query.
+def _ask(model: BaseChatModel, messages: list[tuple[str, str]], spec: str = "") -> GeneratedQuery:
+    """Return the model's structured query (bounded time and requests: ``broker.models.ask_model``).
 
     Raises:
-        TextToCypherError: If the model call fails (network, refusal, malformed output).
+        TextToCypherError: If the model call fails (network, refusal, malformed output);
+            its cause is the ``ModelError`` when the model failed.
     """
     try:
-        result = model.with_structured_output(GeneratedQuery).invoke(messages)
-        return result if isinstance(result, GeneratedQuery) else GeneratedQuery.model_validate(result)
+        return ask_model(spec or "the configured model", GeneratedQuery, messages, model=model)
     except Exception as error:
         # Text-to-Cypher only adds evidence: a model outage must not fail the answer.
         raise TextToCypherError(f"the model did not produce a query: {error}") from error

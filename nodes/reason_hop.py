@@ -16,7 +16,7 @@ from typing import Any
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from broker.models import load_chat_model
+from broker.models import ModelError, ask_model
 from language.decompose import description_of, relation_word
 from language.names import fold_text
 from language.predicates import predicate_key
@@ -24,7 +24,7 @@ from language.pronouns import resolve_first_person
 from nodes.answer_question import is_compatible_type, rank_answers
 from nodes.retrieve_evidence import MENTION_LINK_WEIGHT
 from prompts.answerer import REASON_SYSTEM, REASON_USER
-from schemas.context import Context
+from schemas.context import RunContext, deployment
 from schemas.models import DEFAULT_SPEAKER, Entity, Fact, Hop
 from schemas.state import BrokerState
 
@@ -37,23 +37,32 @@ class HopAnswer(BaseModel):
     fact_ids: list[str] = Field(default_factory=list, description="Ids of the facts that say so.")
 
 
-def reason_hop(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
+def reason_hop(state: BrokerState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Record the answer of the latest sub-question (or that it has none)."""
     hops = list(state.get("hops") or [])
     hop = hops[-1]
     last = len(hops) == len(state.get("sub_questions") or [])
-    if not hop.facts:
-        answers: list[Entity] = []
-        support: list[Fact] = []
-    elif runtime.context.llm:
-        answers, support = answer_with_llm(hop, runtime.context.llm)
-    else:
+    llm = deployment(runtime.context).llm
+    notes: list[str] = []
+    answers: list[Entity] = []
+    support: list[Fact] = []
+    reasoned = not hop.facts
+    if hop.facts and llm:
+        try:
+            answers, support = answer_with_llm(hop, llm)
+            reasoned = True
+        except ModelError as error:
+            notes.append(f"{error}; the sub-question was answered offline from the same evidence")
+    if not reasoned:
         speaker = (state.get("speaker") or "").strip() or DEFAULT_SPEAKER
         answers, support = answer_offline(hop, speaker, final=last)
     ordered = support + [fact for fact in hop.facts if fact not in support]
     answered = bool(hop.facts) if last else bool(answers)
     hops[-1] = hop.model_copy(update={"answers": answers, "facts": ordered, "answered": answered})
-    return {"hops": hops}
+    update: dict[str, Any] = {"hops": hops}
+    if notes:
+        update["notes"] = notes
+    return update
 
 
 def answer_offline(hop: Hop, speaker: str = DEFAULT_SPEAKER, *, final: bool = False) -> tuple[list[Entity], list[Fact]]:
@@ -133,11 +142,14 @@ def _described_by(description: str, facts: list[Fact], anchor_ids: set[str]) -> 
 
 
 def answer_with_llm(hop: Hop, llm_spec: str) -> tuple[list[Entity], list[Fact]]:
-    """Ask the chat model which entity answers the hop; keep only what the cited facts name."""
-    model = load_chat_model(llm_spec).with_structured_output(HopAnswer)
+    """Ask the chat model which entity answers the hop; keep only what the cited facts name.
+
+    Raises:
+        ModelError: If the model fails (``broker.models.ask_model``).
+    """
     facts = "\n".join(f"[{fact.id}] {fact.sentence()}" for fact in hop.facts)
-    result = model.invoke([("system", REASON_SYSTEM), ("user", REASON_USER.format(question=hop.question, facts=facts))])
-    reply = result if isinstance(result, HopAnswer) else HopAnswer.model_validate(result)
+    messages = [("system", REASON_SYSTEM), ("user", REASON_USER.format(question=hop.question, facts=facts))]
+    reply = ask_model(llm_spec, HopAnswer, messages)
     by_id = {fact.id: fact for fact in hop.facts}
     cited = [by_id[fact_id] for fact_id in dict.fromkeys(reply.fact_ids) if fact_id in by_id]
     if not reply.found or not cited or not reply.answer.strip():

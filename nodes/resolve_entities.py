@@ -31,7 +31,6 @@ The node drafts the plan (entities with their ``mention_keys``, and the merges);
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import threading
@@ -44,7 +43,7 @@ from langchain_core.embeddings import Embeddings
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from broker.models import load_chat_model
+from broker.models import ModelError, ask_model
 from broker.resources import get_embeddings, get_store, request_scope
 from language.names import (
     TYPE_CLASSES,
@@ -61,9 +60,10 @@ from language.names import (
     type_class,
 )
 from language.predicates import predicate_key
-from nodes.build_facts import fact_identity, make_episode
+from nodes.build_facts import fact_identity, make_episode, needs_writing
 from prompts.builder import IDENTITY_SYSTEM, IDENTITY_USER
-from schemas.context import Context
+from schemas.context import Context, RunContext, deployment
+from schemas.ids import stable_id
 from schemas.models import ENTITY_TYPES, EntityRow, EpisodeWrite, MergeMethod, MergeRecord, Quintuple
 from schemas.state import BrokerState
 from store import GraphStore
@@ -94,7 +94,7 @@ class IdentityVerdicts(BaseModel):
 class IdentitySettings:
     """The named thresholds of resolution (``Context.identity_*``)."""
 
-    lexical_similarity: float = 0.87
+    lexical_similarity: float = 0.88
     embedding_similarity: float = 1.01
     llm_floor: float = 0.84
     candidates: int = 8
@@ -156,7 +156,7 @@ Adjudicator = Callable[[list[tuple[Mention, Candidate]]], list[tuple[bool, str]]
 # -- the node -------------------------------------------------------------------------------
 
 
-def resolve_entities(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
+def resolve_entities(state: BrokerState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Resolve the quintuples' names to entity keys and draft the episode's plan.
 
     Args:
@@ -168,21 +168,25 @@ def resolve_entities(state: BrokerState, runtime: Runtime[Context]) -> dict[str,
         the mention keys that reached it) and ``merges``; ``{"plan": None}`` when the
         episode is already stored.
     """
-    context = runtime.context
+    context = deployment(runtime.context)
     store = get_store(context)
     scope = request_scope(state.get("agent_id"), context)
     episode = make_episode(state, scope)
-    if store.episode_exists(scope, episode.id):
+    if not needs_writing(store, scope, episode.id, context.llm):
         return {"plan": None}
     quintuples = state.get("quintuples") or []
     mentions = collect_mentions(quintuples)
-    adjudicate = _llm_adjudicator(context.llm) if context.llm else None
+    failures: list[str] = []
+    adjudicate = _llm_adjudicator(context.llm, failures) if context.llm else None
     resolutions = resolve_mentions(
         store, get_embeddings(context), scope, mentions, IdentitySettings.from_context(context), adjudicate
     )
     rows = entity_rows(resolutions)
     merges = merge_records(scope, episode.id, resolutions, quintuples)
-    return {"plan": EpisodeWrite(scope=scope, episode=episode, entities=rows, merges=merges)}
+    update: dict[str, Any] = {"plan": EpisodeWrite(scope=scope, episode=episode, entities=rows, merges=merges)}
+    if failures:
+        update["notes"] = failures
+    return update
 
 
 def collect_mentions(quintuples: Sequence[Quintuple]) -> list[Mention]:
@@ -537,11 +541,7 @@ def merge_records(
             continue
         mention = resolution.mention
         others = [r for r in resolutions if r.key == resolution.key and r.mention.key != mention.key]
-        record_id = (
-            resolution.merge_id
-            or "mrg_"
-            + hashlib.sha1("\x1f".join([scope, mention.key, resolution.key, episode_id]).encode()).hexdigest()[:16]
-        )
+        record_id = resolution.merge_id or stable_id("mrg_", scope, mention.key, resolution.key, episode_id, length=16)
         records.append(
             MergeRecord(
                 id=record_id,
@@ -571,7 +571,9 @@ _verdict_cache: dict[tuple[str, str, str], tuple[bool, str]] = {}
 _cache_lock = threading.Lock()
 
 
-def _llm_adjudicator(spec: str) -> Adjudicator:
+def _llm_adjudicator(spec: str, failures: list[str] | None = None) -> Adjudicator:
+    """Return the model adjudicator; a failing model keeps the names apart and is noted in ``failures``."""
+
     def adjudicate(pairs: list[tuple[Mention, Candidate]]) -> list[tuple[bool, str]]:
         with _cache_lock:
             cached = {i: _verdict_cache.get((spec, m.key, c.key)) for i, (m, c) in enumerate(pairs)}
@@ -591,9 +593,15 @@ def _llm_adjudicator(spec: str) -> Adjudicator:
                 )
                 for number, i in enumerate(asked, start=1)
             ]
-            model = load_chat_model(spec).with_structured_output(IdentityVerdicts)
-            result = model.invoke([("system", IDENTITY_SYSTEM), ("user", IDENTITY_USER.format(pairs="\n".join(lines)))])
-            verdicts = result if isinstance(result, IdentityVerdicts) else IdentityVerdicts.model_validate(result)
+            messages = [("system", IDENTITY_SYSTEM), ("user", IDENTITY_USER.format(pairs="\n".join(lines)))]
+            try:
+                verdicts = ask_model(spec, IdentityVerdicts, messages)
+            except ModelError as error:
+                # The offline rules stand: uncertain names stay apart (nothing cached, so
+                # a working model is asked next time).
+                if failures is not None:
+                    failures.append(f"{error}; uncertain names were kept apart by the offline identity rules")
+                return [(False, "")] * len(pairs)
             by_number = {verdict.pair: verdict for verdict in verdicts.verdicts}
             with _cache_lock:
                 if len(_verdict_cache) > 10_000:

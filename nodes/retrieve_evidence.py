@@ -30,7 +30,7 @@ from language.occupations import OCCUPATION_KEY, is_occupation
 from language.predicates import PREDICATE_LEXICON, TIME_SENSITIVE, predicate_key
 from language.pronouns import resolve_first_person
 from language.segment import tokens
-from schemas.context import Context
+from schemas.context import Context, RunContext, deployment
 from schemas.models import DEFAULT_SPEAKER, Entity, Episode, Fact, QuestionAnalysis, parse_instant
 from schemas.state import BrokerState
 from store import GraphStore
@@ -80,9 +80,9 @@ class Evidence:
     episodes: list[Episode]
 
 
-def retrieve_evidence(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
+def retrieve_evidence(state: BrokerState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Collect and rank the facts (and their episodes) that answer the question."""
-    context = runtime.context
+    context = deployment(runtime.context)
     store = get_store(context)
     scope = request_scope(state.get("agent_id"), context)
     as_of_text = state.get("as_of")

@@ -17,12 +17,12 @@ from broker.resources import request_scope
 from language.decompose import SLOT, fill_slots
 from language.question import analyse_question
 from nodes.retrieve_evidence import gather_evidence
-from schemas.context import Context
+from schemas.context import RunContext, deployment
 from schemas.models import DEFAULT_SPEAKER, Entity, Hop, parse_instant
 from schemas.state import BrokerState
 
 
-def retrieve_hop(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any]:
+def retrieve_hop(state: BrokerState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Fill the next sub-question from the earlier answers and retrieve its evidence."""
     hops = list(state.get("hops") or [])
     template = state["sub_questions"][len(hops)]
@@ -37,8 +37,8 @@ def retrieve_hop(state: BrokerState, runtime: Runtime[Context]) -> dict[str, Any
     analysis = analyse_question(question, speaker)
     as_of_text = state.get("as_of")
     evidence = gather_evidence(
-        runtime.context,
-        request_scope(state.get("agent_id"), runtime.context),
+        deployment(runtime.context),
+        request_scope(state.get("agent_id"), deployment(runtime.context)),
         question,
         analysis,
         speaker,

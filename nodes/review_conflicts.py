@@ -3,8 +3,16 @@
 Policy ``auto`` decides by confidence x source authority x recency, and an explicit
 change ("我不用 Python 了") always retires the old fact. Policy ``human`` pauses the
 graph with ``interrupt()`` once per conflict; the run resumes with
-``Command(resume="keep_new" | "keep_old" | "keep_both")`` on the same thread. Code
-before the interrupt is pure, because it runs again on resume.
+``Command(resume="keep_new" | "keep_old" | "keep_both")`` on the same thread. The
+policy is the one the ingest started under (``state["review_policy"]``), not the
+resuming run's: a run paused for a person is decided by a person. An answer that
+names no decision asks again, with the same payload and an ``error`` saying what was
+wrong, so a bad resume never wedges the thread.
+
+Code before an interrupt runs again on every resume, so its one side effect is
+idempotent: the open conflict is recorded (``MERGE`` by id) in the memory's store,
+with the thread it waits on, for every surface to list and resolve; it is removed
+once decided.
 
 Nothing is deleted: the loser of a decision stays in the graph as ``superseded``
 (it was true, and is history now, with ``valid_to``/``expired_at``) or ``rejected``
@@ -21,7 +29,8 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 
-from schemas.context import DEFAULT_AUTHORITY, Context
+from broker.resources import get_store
+from schemas.context import DEFAULT_AUTHORITY, Context, RunContext, deployment
 from schemas.models import Conflict, ConflictDecision, EpisodeWrite, Fact, FactUpdate
 from schemas.state import BrokerState
 from store.base import now_ms
@@ -38,21 +47,49 @@ RECENCY_HALF_LIFE_DAYS = 365.0
 """How fast an old statement loses weight against a new one in automatic review."""
 
 
-def review_conflicts(state: BrokerState, runtime: Runtime[Context]) -> Command[Literal["commit_episode"]]:
+def review_conflicts(state: BrokerState, runtime: Runtime[RunContext]) -> Command[Literal["commit_episode"]]:
     """Decide every conflict (by policy, or by a person) and fold the decisions into the plan."""
     plan = state["plan"]
     assert plan is not None, "review runs only for a planned episode"
+    context = deployment(runtime.context)
+    policy = state.get("review_policy") or context.review_policy
     decided: list[Conflict] = []
     conflicts = state.get("conflicts") or []
     for position, conflict in enumerate(conflicts, start=1):
-        if runtime.context.review_policy == "human":
-            answer = interrupt(review_request(conflict, plan, position, len(conflicts)))
-            decision, reason = parse_decision(answer)
+        if policy == "human":
+            request = review_request(conflict, plan, position, len(conflicts))
+            thread_id = runtime.execution_info.thread_id if runtime.execution_info else None
+            decision, reason = ask_reviewer(conflict, request, plan.scope, context, thread_id)
             decided.append(_decided(conflict, decision, "human", reason or "decided in review"))
         else:
             decision, reason = decide_automatically(conflict)
             decided.append(_decided(conflict, decision, "auto", reason))
     return Command(goto="commit_episode", update={"plan": apply_decisions(plan, decided), "conflicts": decided})
+
+
+def ask_reviewer(
+    conflict: Conflict, request: dict[str, Any], scope: str, context: Context, thread_id: str | None
+) -> tuple[ConflictDecision, str]:
+    """Pause for a person's decision on one conflict, asking again until the answer names one.
+
+    The open conflict is on the review desk (the store) while the run waits on its
+    thread, and off it once decided.
+    """
+    # A run without a thread can never be resumed: there is nothing to put on the desk.
+    store = get_store(context) if thread_id else None
+    asked = request
+    while True:
+        if store is not None:
+            store.open_conflict(scope, conflict, asked, str(thread_id))
+        answer = interrupt(asked)
+        try:
+            decision, reason = parse_decision(answer)
+        except ValueError as error:
+            asked = {**request, "error": str(error)}
+            continue
+        if store is not None:
+            store.close_conflicts(scope, [conflict.id])
+        return decision, reason
 
 
 KIND_EXPLAINED = {

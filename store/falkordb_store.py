@@ -62,6 +62,7 @@ class FalkorDBStore(GraphStore):
     def _read(self, query: str, params: dict[str, Any] | None = None, *, timeout_ms: int | None = None) -> list[Row]:
         # GRAPH.RO_QUERY ... TIMEOUT ms: the server stops the query, not just the client.
         timeout = max(1, int(timeout_ms)) if timeout_ms is not None else None
+        refuse_nul(params)
         try:
             try:
                 result = self._graph.ro_query(query, params or {}, timeout=timeout)
@@ -82,17 +83,22 @@ class FalkorDBStore(GraphStore):
         names = [column[1] for column in result.header]
         return [dict(zip(names, row, strict=True)) for row in result.result_set]
 
-    def _write_atomic(self, statements: Sequence[Statement]) -> None:
-        if not statements:
-            return
-        if len(statements) == 1:
+    def _write_atomic(self, statements: Sequence[Statement], *, result: Statement | None = None) -> list[Row]:
+        if not statements and result is None:
+            return []
+        if len(statements) == 1 and result is None:
             query, params = statements[0]
         else:
-            query, params = compose_atomic(statements)
+            query, params = compose_atomic(statements, result)
+        refuse_nul(params)
         try:
-            self._graph.query(query, params)
+            outcome = self._graph.query(query, params)
         except (redis.exceptions.RedisError, OSError) as error:
             raise StoreError(f"FalkorDB write failed: {error}") from error
+        if result is None:
+            return []
+        names = [column[1] for column in outcome.header]
+        return [dict(zip(names, row, strict=True)) for row in outcome.result_set]
 
     def ensure_schema(self, dimension: int) -> None:
         """Create the indexes, then wait until FalkorDB has built them.
@@ -192,16 +198,41 @@ class FalkorDBStore(GraphStore):
         self._db.connection.close()
 
 
-def compose_atomic(statements: Sequence[Statement]) -> Statement:
+def refuse_nul(params: dict[str, Any] | None) -> None:
+    """Refuse parameters holding a NUL character before they reach the server.
+
+    The client writes parameters into the query text, and the server reads that text as
+    a C string: a NUL would silently cut the query short. Input is validated at the
+    boundary; this is the store's own guard for whatever slipped past it.
+
+    Raises:
+        StoreError: If any string in the parameters contains a NUL character.
+    """
+    pending: list[Any] = [params or {}]
+    while pending:
+        value = pending.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                raise StoreError("refused to store a value with a NUL character (the store cannot hold it)")
+        elif isinstance(value, dict):
+            pending.extend(value.values())
+        elif isinstance(value, list | tuple):
+            pending.extend(item for item in value if not isinstance(item, float | int))
+
+
+def compose_atomic(statements: Sequence[Statement], result: Statement | None = None) -> Statement:
     """Join statements into one query of unit ``CALL {}`` subqueries.
 
     Each statement's parameters are renamed with a per-statement prefix so that two
-    statements may use the same parameter name with different values.
+    statements may use the same parameter name with different values. ``result``, a
+    statement ending in ``RETURN``, follows the subqueries (it sees what they wrote)
+    and gives the query its rows.
     """
     parts: list[str] = []
     params: dict[str, Any] = {}
-    for index, (query, values) in enumerate(statements):
+    for index, (query, values) in enumerate([*statements, *([result] if result else [])]):
         prefix = f"s{index}_"
-        parts.append("CALL { " + _PARAMETER.sub(rf"${prefix}\1", query) + " }")
+        renamed = _PARAMETER.sub(rf"${prefix}\1", query)
+        parts.append(renamed if index == len(statements) else "CALL { " + renamed + " }")
         params.update({prefix + name: value for name, value in values.items()})
-    return " ".join(parts) + " RETURN 1", params
+    return " ".join(parts) + ("" if result else " RETURN 1"), params

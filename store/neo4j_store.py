@@ -72,14 +72,15 @@ class Neo4jStore(GraphStore):
         if kind != "r":
             raise UnsafeQueryError(f"Neo4j plans this query as type {kind!r}, not a read")
 
-    def _write_atomic(self, statements: Sequence[Statement]) -> None:
-        def work(tx: Any) -> None:
+    def _write_atomic(self, statements: Sequence[Statement], *, result: Statement | None = None) -> list[Row]:
+        def work(tx: Any) -> list[Row]:
             for query, params in statements:
                 tx.run(query, params).consume()
+            return [record.data() for record in tx.run(*result)] if result else []
 
         try:
             with self._session(read=False) as session:
-                session.execute_write(work)
+                return session.execute_write(work)
         except self._neo4j.exceptions.Neo4jError as error:
             raise StoreError(f"Neo4j write failed: {error}") from error
 

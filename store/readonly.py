@@ -7,15 +7,21 @@ Neo4j READ access plus an ``EXPLAIN`` query-type check). The guard is needed eve
 and Neo4j procedures such as ``apoc.load.*`` or ``dbms.*`` read files, call out or
 change settings without being "writes".
 
-String literals, comments and backquoted names are blanked before scanning, so
-``MATCH (n {name: 'CREATE'})`` passes while ``MATCH (n) /* */ DETACH DELETE n`` does not.
+Two checks, both needed to pass: a keyword scan (string literals, comments and
+backquoted names blanked, so ``MATCH (n {name: 'CREATE'})`` passes while
+``MATCH (n) /* */ DETACH DELETE n`` does not), which names the refused clause, and a
+real parse (``store.cypher_parser``), whose grammar holds reads only. The row bound is
+applied on the parse too: the ``LIMIT`` of each outermost ``RETURN`` is lowered or added
+there, and the query rebuilt from its tokens, so no comment can hide it.
 """
 
 from __future__ import annotations
 
 import re
 
-from store.base import StoreError
+from lark import Tree
+
+from store.cypher_parser import ParsedQuery, UnsafeQueryError, parse_query, subtree, token, tokens_of
 
 LITERALS = re.compile(
     r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`(?:[^`]|``)*`|//[^\n]*|/\*.*?\*/",
@@ -42,11 +48,8 @@ READ_PROCEDURES: frozenset[str] = frozenset(
 )
 """Procedures a generated query may call (compared lower-case)."""
 _FIRST_CLAUSE = re.compile(r"^\s*(MATCH|OPTIONAL\s+MATCH|WITH|UNWIND|RETURN|CALL)\b", re.IGNORECASE)
-_LIMIT = re.compile(r"\bLIMIT\s+(\d+|\$\w+)\s*$", re.IGNORECASE)
 
-
-class UnsafeQueryError(StoreError):
-    """A generated query is not a plain read."""
+__all__ = ["LITERALS", "READ_PROCEDURES", "UnsafeQueryError", "apply_limit", "check_read_only", "with_limit"]
 
 
 def check_read_only(query: str) -> str:
@@ -54,8 +57,9 @@ def check_read_only(query: str) -> str:
 
     Raises:
         UnsafeQueryError: For writes, schema or admin commands, ``LOAD CSV``, procedures
-            outside ``READ_PROCEDURES``, subqueries, several statements, or a query that
-            does not start with a reading clause.
+            outside ``READ_PROCEDURES``, subqueries, several statements, a query that
+            does not start with a reading clause, or one outside the grammar of
+            ``store.cypher_parser`` (keywords as variables, control characters...).
     """
     if not query or not query.strip():
         raise UnsafeQueryError("empty query")
@@ -73,22 +77,53 @@ def check_read_only(query: str) -> str:
             raise UnsafeQueryError("subqueries (CALL { ... }) are not allowed in generated queries")
         if target.lower() not in READ_PROCEDURES:
             raise UnsafeQueryError(f"procedure {target} is not allowed in generated queries")
+    parsed = parse_query(query)
+    for clause in parsed.tree.find_data("call_clause"):
+        name = str(token(clause, "FUNC"))
+        if name.lower() not in READ_PROCEDURES:
+            raise UnsafeQueryError(f"procedure {name} is not allowed in generated queries")
     return query.strip().rstrip(";").strip()
 
 
 def with_limit(query: str, limit: int) -> str:
-    """Bound what a query may return: append ``LIMIT`` or lower a larger trailing one.
+    """Bound what a query may return: add ``LIMIT`` to its outermost ``RETURN`` or lower a larger one.
+
+    The query is parsed and rebuilt from its tokens (comments dropped).
 
     Raises:
-        UnsafeQueryError: If the trailing ``LIMIT`` is a parameter (its value is unchecked).
+        UnsafeQueryError: If the query does not parse, or a ``RETURN``'s ``LIMIT`` is not a number.
+    """
+    parsed = parse_query(query)
+    apply_limit(parsed, limit)
+    return parsed.render()
+
+
+def apply_limit(parsed: ParsedQuery, limit: int) -> None:
+    """Bound every outermost ``RETURN`` of a parsed query (each part of a ``UNION``) to ``limit`` rows.
+
+    A ``LIMIT`` above ``limit`` is lowered, a missing one added after the clause's last token.
+
+    Raises:
+        ValueError: If ``limit`` is below 1.
+        UnsafeQueryError: If a ``LIMIT`` there is not a number (a parameter's value is unchecked).
     """
     if limit < 1:
         raise ValueError("limit must be at least 1")
-    match = _LIMIT.search(query)
-    if match is None:
-        return f"{query} LIMIT {int(limit)}"
-    if not match.group(1).isdigit():
-        raise UnsafeQueryError("a generated query's LIMIT must be a number")
-    if int(match.group(1)) <= limit:
-        return query
-    return f"{query[: match.start(1)]}{int(limit)}"
+    for part in parsed.tree.children:
+        if not isinstance(part, Tree) or part.data != "single_query":
+            continue  # UNION between the parts
+        returned = subtree(part, "return_clause")
+        projection = subtree(returned, "projection") if returned is not None else None
+        if returned is None or projection is None:
+            raise UnsafeQueryError("a generated query must end with RETURN")
+        own = subtree(projection, "limit")  # this clause's own, not one in a subquery
+        if own is None:
+            last = max(item.start_pos or 0 for item in tokens_of(returned))
+            parsed.insert_after(last, f" LIMIT {int(limit)}")
+            continue
+        value = own.children[-1]
+        number = token(value, "INT") if isinstance(value, Tree) and value.data == "literal" else None
+        if number is None:
+            raise UnsafeQueryError("a generated query's LIMIT must be a whole number")
+        if int(number) > limit:
+            parsed.replaced[number.start_pos or 0] = str(int(limit))

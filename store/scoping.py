@@ -11,23 +11,25 @@ Pinning the nodes is what keeps a query inside one agent's memory: the broker ne
 writes a relationship between nodes of two scopes, so a path that starts at a pinned
 node stays in its scope, even through the unpinned middle of ``-[*1..3]-``.
 
-The rewrite works on the query with string literals, comments and backquoted names
-blanked (``store.readonly``'s pattern, keeping every offset), so text inside a string
-is never mistaken for a pattern. It fails closed: a shape it cannot scope with
-certainty raises ``UnsafeQueryError`` rather than running unscoped. Refused are
-pattern parentheses that are not plain node patterns (quantified paths, inline
-``WHERE``, label wildcards), relationship brackets it cannot parse, ``scope`` keys
-set to anything but ``$scope``, procedures that return nodes of every scope
-(full-text and vector index calls), and namespaced functions outside a small list
+The rewrite works on a real parse (``store.cypher_parser``), not on keyword
+positions: it walks the parse tree, pins every node pattern wherever it stands (``MATCH``,
+``OPTIONAL MATCH``, pattern predicates, pattern comprehensions, ``EXISTS`` / ``COUNT`` /
+``COLLECT`` subqueries, ``shortestPath``) and rebuilds the query from its tokens, so a
+comment cannot hide a pattern or the ``LIMIT``. It fails closed: what does not parse is
+refused with ``UnsafeQueryError`` rather than run unscoped; so are ``scope`` keys set to
+anything but ``$scope``, procedures that return nodes of every scope (full-text and
+vector index calls), and namespaced functions outside a small list
 (``apoc.cypher.runFirstColumn`` would run a query the rewrite never sees).
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
-from store.readonly import LITERALS, UnsafeQueryError
+from lark import Token, Tree
+
+from store.cypher_parser import ParsedQuery, UnsafeQueryError, name_text, parse_query, subtree, token, tokens_of
+from store.readonly import LITERALS, apply_limit
 
 SCOPE_PARAMETER = "scope"
 """The parameter that holds the caller's scope; ``query_read_only`` always supplies it."""
@@ -44,74 +46,40 @@ FUNCTION_NAMESPACES: frozenset[str] = frozenset(
 """Namespaces of the dotted functions a scoped query may call (temporal, spatial, vector maths)."""
 
 _SCOPE_ENTRY = f"{SCOPE_PARAMETER}: ${SCOPE_PARAMETER}"
-
-# Tokens of blanked code: backquoted names (blanked to underscores), parameters,
-# words, numbers, then any other single character.
-_TOKEN = re.compile(r"`_*`|\$\w+|[A-Za-z_]\w*|\d+(?:\.\d+)?|\S")
-_NAME = r"(?:[A-Za-z_]\w*|`_*`)"
-_NODE_HEAD = re.compile(rf"\s*(?:{_NAME})?\s*(?::\s*{_NAME}(?:\s*[:|&]\s*{_NAME})*)?\s*")
-_RELATIONSHIP_HEAD = re.compile(
-    rf"\s*(?:{_NAME})?\s*(?::\s*(?P<types>{_NAME}(?:\s*\|\s*:?\s*{_NAME})*))?\s*"
-    r"(?P<length>\*\s*\d*\s*(?:\.\.\s*\d*)?)?\s*"
-)
-_MAP_KEY = re.compile(rf"\s*(?P<key>{_NAME})\s*:")
-# Text before "(" that ends a relationship: "-", "->" after "]" or another "-".
-_ARROW_BEFORE = re.compile(r"[\]-]\s*->?\s*\Z")
-# Text after ")" that starts a relationship: "-[", "--", "->", "<-".
-_ARROW_AFTER = re.compile(r"\s*(?:<\s*-|-\s*[-\[>])")
-
-# Words that end a clause's pattern part or start a clause (OPTIONAL MATCH counts as MATCH).
-_CLAUSES = frozenset({"MATCH", "WHERE", "WITH", "RETURN", "UNWIND", "ORDER", "SKIP", "LIMIT", "YIELD", "UNION"})
-# Words that may stand before "(" without making it a function call.
-_KEYWORDS = _CLAUSES | frozenset(
-    "OPTIONAL AND OR XOR NOT DISTINCT IN AS CASE WHEN THEN ELSE END BY ASC DESC ASCENDING DESCENDING "
-    "CONTAINS STARTS ENDS IS NULL".split()
-)
-_SUBQUERY_WORDS = frozenset({"EXISTS", "COUNT", "COLLECT"})
+_QUANTIFIERS = frozenset({"all", "any", "none", "single"})
+_PATH_FUNCTIONS = frozenset({"shortestpath", "allshortestpaths"})
 
 
-@dataclass
-class _Group:
-    """One bracketed span of the query: ``(...)``, ``[...]`` or ``{...}``."""
-
-    kind: str
-    """``query`` (the whole text), ``subquery`` (``EXISTS {``), ``map``, ``call``, ``paren``,
-    ``list`` or ``relationship``."""
-    start: int
-    end: int = -1
-    clause: str | None = None
-    """The last clause word seen directly inside this group."""
-    in_pattern: bool = False
-    """A ``paren`` that stands where only a pattern can (right after MATCH, or between
-    the comma-separated patterns of a MATCH clause)."""
-    maps: list[_Group] = field(default_factory=list)
-    """Map literals directly inside this group."""
-
-
-def scope_query(query: str) -> str:
+def scope_query(query: str, limit: int | None = None) -> str:
     """Return ``query`` with every node pattern and ``FACT`` pattern pinned to ``$scope``.
 
+    The query is parsed (``store.cypher_parser``) and rebuilt from its tokens, so
+    comments are gone and nothing outside a real pattern is touched.
+
     Args:
-        query: A single read query, already accepted by ``check_read_only``.
+        query: A single read query, usually already accepted by ``check_read_only``.
+        limit: If given, also bound every outermost ``RETURN`` to this many rows
+            (``store.readonly.apply_limit``).
 
     Returns:
         The query with ``scope: $scope`` added to each pattern's property map.
 
     Raises:
-        UnsafeQueryError: If the query has a shape that cannot be scoped with certainty.
+        UnsafeQueryError: If the query does not parse, calls a procedure or function that
+            reaches data the rewrite never sees, or sets ``scope`` in a pattern.
     """
-    code = blank_literals(query)
-    groups = _groups(code)
-    insertions: list[tuple[int, str]] = []
-    for group in groups:
-        if group.kind == "paren" and _is_node_pattern(code, group):
-            insertions.extend(_node_insertion(code, query, group))
-        elif group.kind == "relationship":
-            insertions.extend(_relationship_insertion(code, query, group))
-    scoped = query
-    for position, text in sorted(insertions, reverse=True):
-        scoped = scoped[:position] + text + scoped[position:]
-    return scoped
+    parsed = parse_query(query)
+    check_calls(parsed, SCHEMA_PROCEDURES)
+    for tree in parsed.tree.iter_subtrees():
+        if tree.data in ("node", "expr_node"):
+            _pin(parsed, tree, always=True)
+        elif tree.data == "relationship":
+            _pin(parsed, tree, always=False)
+        elif tree.data in ("function_call", "count_star", "quantifier", "pattern"):
+            _check_function(tree)
+    if limit is not None:
+        apply_limit(parsed, limit)
+    return parsed.render()
 
 
 def blank_literals(query: str) -> str:
@@ -132,227 +100,97 @@ def blank_literals(query: str) -> str:
     return LITERALS.sub(blank, query)
 
 
-def _groups(code: str) -> list[_Group]:
-    """Split blanked code into its bracketed groups, checking calls on the way.
+def _pin(parsed: ParsedQuery, pattern: Tree[Token], always: bool) -> None:
+    """Add ``scope: $scope`` to a node pattern, or to a relationship whose types all carry a scope.
 
     Raises:
-        UnsafeQueryError: For unbalanced brackets, a refused procedure or function, or a
-            clause inside a map (which means a subquery this scanner does not know).
+        UnsafeQueryError: If the pattern's property map sets ``scope`` to anything but ``$scope``.
     """
-    root = _Group("query", 0, len(code))
-    stack = [root]
-    done: list[_Group] = []
-    tokens = [(match.group(0), match.start()) for match in _TOKEN.finditer(code)]
-    for index, (token, position) in enumerate(tokens):
-        previous = tokens[index - 1][0] if index else ""
-        following = tokens[index + 1][0] if index + 1 < len(tokens) else ""
-        top = stack[-1]
-        word = token.upper()
-        # A clause word, unless it is a property (n.match), a map key (match: 1) or a label
-        # (:Match). The WITH of STARTS WITH counts too, which is harmless: it is never in a
-        # MATCH pattern.
-        is_label = previous == ":" and following != "("
-        if word in _CLAUSES and previous != "." and following != ":" and not is_label:
-            if top.kind not in ("query", "subquery"):
-                if word == "MATCH":
-                    raise UnsafeQueryError("cannot scope a MATCH nested in an expression this way")
-            else:
-                top.clause = word
-        elif word == "CALL" and previous not in (".", ":"):
-            _check_procedure(tokens, index + 1)
-        if (token == "(" and previous == ")") or (token == "{" and previous in ("-", ">")):
-            # Juxtaposed patterns and {m,n} after a relationship: quantified path syntax.
-            raise UnsafeQueryError("quantified path patterns are not allowed in generated queries")
-        if token == "(":
-            name = _callee(tokens, index)
-            if name is None:
-                in_pattern = previous.upper() == "MATCH" or (
-                    top.kind in ("query", "subquery")
-                    and ((previous in (",", "=") and top.clause == "MATCH") or (previous == "{" and top.clause is None))
-                )
-                stack.append(_Group("paren", position, in_pattern=in_pattern))
-            else:
-                stack.append(_Group("call", position))
-        elif token == "[":
-            stack.append(_Group("relationship" if _after_node(tokens, index) else "list", position))
-        elif token == "{":
-            stack.append(_Group("subquery" if previous.upper() in _SUBQUERY_WORDS else "map", position))
-        elif token in ")]}":
-            group = stack.pop() if len(stack) > 1 else None
-            if group is None or code[group.start] + token not in ("()", "[]", "{}"):
-                raise UnsafeQueryError("unbalanced brackets in a generated query")
-            group.end = position
-            if group.kind == "map":
-                stack[-1].maps.append(group)
-            done.append(group)
-    if len(stack) != 1:
-        raise UnsafeQueryError("unbalanced brackets in a generated query")
-    return done
-
-
-def _callee(tokens: list[tuple[str, int]], index: int) -> str | None:
-    """Return the function or procedure name before the ``(`` at ``index``, if it is a call.
-
-    Raises:
-        UnsafeQueryError: For a backquoted function name (its real name is hidden) or a
-            namespaced function outside ``FUNCTION_NAMESPACES``.
-    """
-    parts: list[str] = []
-    cursor = index - 1
-    while cursor >= 0 and re.fullmatch(_NAME, tokens[cursor][0]):
-        parts.insert(0, tokens[cursor][0])
-        if cursor >= 1 and tokens[cursor - 1][0] == ".":
-            cursor -= 2
-            continue
-        cursor -= 1
-        break
-    if not parts or (len(parts) == 1 and parts[0].upper() in _KEYWORDS):
-        return None
-    name = ".".join(parts)
-    if cursor >= 0 and tokens[cursor][0].upper() == "CALL":
-        return name  # a procedure, checked by _check_procedure
-    if "`" in name:
-        raise UnsafeQueryError("backquoted function names are not allowed in generated queries")
-    if len(parts) > 1 and parts[0].lower() not in FUNCTION_NAMESPACES:
-        raise UnsafeQueryError(f"function {name} is not allowed in generated queries")
-    return name
-
-
-def _check_procedure(tokens: list[tuple[str, int]], index: int) -> None:
-    """Refuse a ``CALL`` unless it names one of ``SCHEMA_PROCEDURES``.
-
-    Raises:
-        UnsafeQueryError: For any other procedure, or a ``CALL`` without a plain name.
-    """
-    parts: list[str] = []
-    while index < len(tokens) and re.fullmatch(r"[A-Za-z_]\w*", tokens[index][0]):
-        parts.append(tokens[index][0])
-        if index + 1 < len(tokens) and tokens[index + 1][0] == ".":
-            index += 2
-            continue
-        break
-    name = ".".join(parts)
-    if name.lower() not in SCHEMA_PROCEDURES:
-        raise UnsafeQueryError(
-            f"procedure {name or 'call'} is not allowed in a scoped query: match the nodes with a pattern instead"
-        )
-
-
-def _after_node(tokens: list[tuple[str, int]], index: int) -> bool:
-    """Whether the ``[`` at ``index`` follows ``)-`` or ``)<-``: a relationship, not a list."""
-    before = [token for token, _ in tokens[max(0, index - 3) : index]]
-    return before[-2:] == [")", "-"] or before[-3:] == [")", "<", "-"]
-
-
-def _is_node_pattern(code: str, group: _Group) -> bool:
-    """Whether a bare parenthesis is a node pattern (else an expression like ``(a + b)``).
-
-    Raises:
-        UnsafeQueryError: If it stands where a pattern must be but is no plain node pattern.
-    """
-    in_pattern = (
-        group.in_pattern
-        or _ARROW_BEFORE.search(code, 0, group.start) is not None
-        or _ARROW_AFTER.match(code, group.end + 1) is not None
-    )
-    if not in_pattern:
-        return False
-    if _pattern_map(code, group, _NODE_HEAD) is False:
-        raise UnsafeQueryError(f"cannot scope the pattern ({code[group.start + 1 : group.end].strip()})")
-    return True
-
-
-def _pattern_map(code: str, group: _Group, head: re.Pattern[str]) -> _Group | None | bool:
-    """Parse a pattern's inside as ``head`` plus an optional property map.
-
-    Returns:
-        The property map group, None when there is none, or False when the inside is
-        not ``head`` optionally followed by one map.
-    """
-    matched = head.match(code, group.start + 1, group.end)
-    if matched is None:
-        return False
-    rest = matched.end()
-    if rest == group.end:
-        return None
-    candidates = [item for item in group.maps if item.start == rest]
-    if candidates and not code[candidates[0].end + 1 : group.end].strip():
-        return candidates[0]
-    return False
-
-
-def _node_insertion(code: str, query: str, group: _Group) -> list[tuple[int, str]]:
-    """Return where to insert the scope into a node pattern."""
-    pattern_map = _pattern_map(code, group, _NODE_HEAD)
-    if isinstance(pattern_map, _Group):
-        return _map_insertion(code, query, pattern_map)
-    end = group.start + 1 + len(code[group.start + 1 : group.end].rstrip())
-    return [(end, " {" + _SCOPE_ENTRY + "}")]
-
-
-def _relationship_insertion(code: str, query: str, group: _Group) -> list[tuple[int, str]]:
-    """Return where to insert the scope into a relationship pattern (FACT only).
-
-    Raises:
-        UnsafeQueryError: If the brackets are not a plain relationship pattern.
-    """
-    text = code[group.start + 1 : group.end]
-    head = _RELATIONSHIP_HEAD.match(code, group.start + 1, group.end)
-    pattern_map = _pattern_map(code, group, _RELATIONSHIP_HEAD)
-    if head is None or pattern_map is False:
-        raise UnsafeQueryError(f"cannot scope the relationship pattern [{text.strip()}]")
-    types = {re.sub(r"[\s:]", "", name) for name in (head.group("types") or "").split("|") if name.strip()}
-    if any("`" in name for name in types):
-        # The real type is hidden by blanking: read it from the query itself.
-        types = {name.strip("`") for name in re.split(r"\s*\|\s*:?\s*", query[head.start("types") : head.end("types")])}
-    scoped = bool(types) and types <= SCOPED_RELATIONSHIP_TYPES
-    if isinstance(pattern_map, _Group):
-        insertions = _map_insertion(code, query, pattern_map)
-        return insertions if scoped else []
-    if not scoped:
-        return []
-    end = group.start + 1 + len(text.rstrip())
-    return [(end, " {" + _SCOPE_ENTRY + "}")]
-
-
-def _map_insertion(code: str, query: str, pattern_map: _Group) -> list[tuple[int, str]]:
-    """Return where to add ``scope: $scope`` to a pattern's property map (nothing if present).
-
-    Raises:
-        UnsafeQueryError: If the map sets ``scope`` to anything but ``$scope``, or has an
-            entry that is not ``key: value``.
-    """
-    entries = _top_level_entries(code, pattern_map.start + 1, pattern_map.end)
-    has_scope = False
-    for start, end in entries:
-        key = _MAP_KEY.match(code, start, end)
-        if key is None:
-            entries_text = query[pattern_map.start + 1 : pattern_map.end]
-            raise UnsafeQueryError(f"cannot scope the property map {{{entries_text}}}")
-        if query[key.start("key") : key.end("key")].strip("`") == SCOPE_PARAMETER:
-            if query[key.end() : end].strip() != f"${SCOPE_PARAMETER}":
-                raise UnsafeQueryError("a generated query may not choose its scope: leave scope out of patterns")
-            has_scope = True
+    properties = subtree(pattern, "properties")
+    entries = subtree(properties, "map_literal") if properties is not None else None
+    has_scope = entries is not None and _has_scope_entry(entries)
+    if not always:
+        types = subtree(pattern, "rel_types")
+        names = {name_text(name) for name in _names(types)} if types is not None else set()
+        if not names or not names <= SCOPED_RELATIONSHIP_TYPES:
+            return  # its ends are pinned, and the broker never links two scopes
     if has_scope:
-        return []
-    if not entries:
-        return [(pattern_map.start + 1, _SCOPE_ENTRY)]
-    last = entries[-1][1]
-    return [(entries[-1][0] + len(code[entries[-1][0] : last].rstrip()), ", " + _SCOPE_ENTRY)]
+        return
+    if entries is not None:
+        filled = subtree(entries, "map_entry") is not None
+        parsed.insert_after(_index(token(entries, "RBRACE")) - 1, f", {_SCOPE_ENTRY}" if filled else _SCOPE_ENTRY)
+        return
+    # A typed relationship always has brackets, so REL_CLOSE is there when it is pinned.
+    closer = token(pattern, "RPAR" if always else "REL_CLOSE")
+    parsed.insert_after(_index(closer) - 1, f" {{{_SCOPE_ENTRY}}}")
 
 
-def _top_level_entries(code: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Return the spans between the top-level commas of ``code[start:end]`` (blank ones dropped)."""
-    spans: list[tuple[int, int]] = []
-    depth, begin = 0, start
-    for position in range(start, end):
-        char = code[position]
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            spans.append((begin, position))
-            begin = position + 1
-    spans.append((begin, end))
-    return [(left, right) for left, right in spans if code[left:right].strip()]
+def _has_scope_entry(entries: Tree[Token]) -> bool:
+    """Whether a pattern's property map holds ``scope: $scope``.
+
+    Raises:
+        UnsafeQueryError: If it sets ``scope`` to anything else.
+    """
+    found = False
+    # Only the map's own entries: a map nested in a value is data, not a property of the pattern.
+    for entry in entries.children:
+        if not isinstance(entry, Tree):
+            continue
+        key, value = entry.children[0], entry.children[-1]
+        if isinstance(key, Tree) and name_text(_names(key)[0]) == SCOPE_PARAMETER:
+            pinned = isinstance(value, Tree) and value.data == "parameter" and value.children == [f"${SCOPE_PARAMETER}"]
+            if not pinned:
+                raise UnsafeQueryError("a generated query may not choose its scope: leave scope out of patterns")
+            found = True
+    return found
+
+
+def check_calls(parsed: ParsedQuery, procedures: frozenset[str]) -> None:
+    """Refuse a ``CALL`` of any procedure outside ``procedures`` (compared lower-case).
+
+    Raises:
+        UnsafeQueryError: For another procedure, e.g. a full-text or vector index call
+            (it returns nodes of every scope).
+    """
+    for clause in parsed.tree.find_data("call_clause"):
+        name = str(token(clause, "FUNC"))
+        if name.lower() not in procedures:
+            raise UnsafeQueryError(
+                f"procedure {name} is not allowed in a scoped query: match the nodes with a pattern instead"
+            )
+
+
+def _check_function(tree: Tree[Token]) -> None:
+    """Refuse a function outside the allowed namespaces, or a call shape its name does not have.
+
+    Raises:
+        UnsafeQueryError: For ``apoc.*`` and other namespaces outside ``FUNCTION_NAMESPACES``
+            (``apoc.cypher.runFirstColumn`` runs a query the rewrite never sees), ``f(*)``
+            other than ``count(*)``, ``f(x IN list ...)`` other than ``all/any/none/single``,
+            and a path function other than ``shortestPath`` in a ``MATCH``.
+    """
+    function = token(tree, "FUNC")
+    if function is None:
+        return  # a pattern without a path function
+    name = str(function)
+    if "." in name and name.split(".")[0].lower() not in FUNCTION_NAMESPACES:
+        raise UnsafeQueryError(f"function {name} is not allowed in generated queries")
+    allowed = {"count_star": {"count"}, "quantifier": _QUANTIFIERS, "pattern": _PATH_FUNCTIONS}.get(tree.data)
+    if allowed is not None and name.lower() not in allowed:
+        raise UnsafeQueryError(f"{name}(...) is not allowed in this form in generated queries")
+
+
+def _names(tree: Tree[Token]) -> list[Token]:
+    """Return the name tokens of a ``labels``, ``rel_types`` or ``name`` tree."""
+    return [item for item in tokens_of(tree) if item.type in ("IDENT", "BQNAME")]
+
+
+def _index(item: Token | None) -> int:
+    """Return the lexeme index a parse-tree token carries (fails closed if there is none).
+
+    Raises:
+        UnsafeQueryError: If the token is missing, which the grammar rules out.
+    """
+    if item is None or item.start_pos is None:
+        raise UnsafeQueryError("cannot scope the generated query")
+    return item.start_pos

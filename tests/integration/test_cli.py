@@ -24,8 +24,15 @@ def test_ingest_and_ask_json_contract(cli, tmp_path: Path) -> None:
         encoding="utf-8",
     )
     report = json.loads(cli("ingest", str(turns), "--json").stdout)
-    assert report == {"episodes": 3, "facts": report["facts"], "entities": report["entities"], "conflicts": 0}
-    assert all(isinstance(report[key], int) for key in report)
+    assert report == {
+        "episodes": 3,
+        "facts": report["facts"],
+        "entities": report["entities"],
+        "conflicts": 0,
+        "reread": 0,
+        "notes": [],
+    }
+    assert all(isinstance(report[key], int) for key in report if key != "notes")
     assert report["facts"] >= 4 and report["entities"] >= 4
 
     answer = json.loads(cli("ask", "帮我在 n8n 写一段脚本，该用什么语言？", "--speaker", "小李", "--json").stdout)
@@ -41,7 +48,7 @@ def test_ingest_and_ask_json_contract(cli, tmp_path: Path) -> None:
     assert json.loads(cli("conflicts", "--json").stdout) == []
 
     again = json.loads(cli("ingest", str(turns), "--json").stdout)
-    assert again == {"episodes": 0, "facts": 0, "entities": 0, "conflicts": 0}
+    assert again == {"episodes": 0, "facts": 0, "entities": 0, "conflicts": 0, "reread": 0, "notes": []}
 
 
 def test_text_option_and_human_output(cli) -> None:
@@ -94,7 +101,7 @@ def test_human_review_across_commands(cli) -> None:
     held = json.loads(
         cli("ingest", "--text", "我住在上海。", "--speaker", "小王", "--review", "human", "--json").stdout
     )
-    assert held == {"episodes": 0, "facts": 0, "entities": 0, "conflicts": 1}
+    assert held == {"episodes": 0, "facts": 0, "entities": 0, "conflicts": 1, "reread": 0, "notes": []}
     [conflict] = json.loads(cli("conflicts", "--json").stdout)
     assert conflict["status"] == "open" and conflict["kind"] == "single_value"
     assert conflict["old_fact"]["object"] == "杭州" and conflict["new_fact"]["object"] == "上海"
@@ -121,8 +128,10 @@ def test_sources_and_derived_facts(cli) -> None:
     assert len(updates) == 2
     confidences = {f["object"]: f["confidence"] for f in json.loads(cli("facts", "--json").stdout)}
     assert confidences == {"李四": pytest.approx(0.45), "纽约": pytest.approx(0.45)}
-    bad = cli("ingest", "--text", "李四很忙。", "--derived-from", "fact_nope", check=False)
+    bad = cli("ingest", "--text", "李四很忙。", "--derived-from", "fact_0123456789abcdef0123", check=False)
     assert bad.returncode != 0 and "does not hold" in bad.stderr
+    malformed = cli("ingest", "--text", "李四很忙。", "--derived-from", "fact_nope", check=False)
+    assert malformed.returncode != 0 and "not a fact id" in malformed.stderr
 
 
 def test_multi_hop_answer_shows_its_hops(cli) -> None:

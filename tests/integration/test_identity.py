@@ -126,6 +126,8 @@ def test_abbreviation_merge_is_recorded_and_undone(broker: Broker) -> None:
     with pytest.raises(ValueError, match="already undone"):
         broker.unmerge(record.id)
     with pytest.raises(ValueError, match="no merge"):
+        broker.unmerge("mrg_0123456789abcdef")
+    with pytest.raises(ValueError, match="not a merge id"):
         broker.unmerge("mrg_missing")
 
 

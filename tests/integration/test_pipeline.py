@@ -71,7 +71,7 @@ def test_reingesting_the_same_episode_changes_nothing(broker: Broker) -> None:
     first = broker.remember("小李精通 Python。", speaker="小李", source="chat")
     again = broker.remember("小李精通 Python。", speaker="小李", source="chat")
     assert first.episodes == 1 and first.facts == 1
-    assert again.model_dump() == {"episodes": 0, "facts": 0, "entities": 0, "conflicts": 0}
+    assert again.model_dump() == {"episodes": 0, "facts": 0, "entities": 0, "conflicts": 0, "reread": 0, "notes": []}
     [fact] = broker.facts()
     assert fact.weight == 1
 

@@ -6,6 +6,11 @@ of the working directory, so the test runs it from a temporary one with
 ``--config`` pointing at the project's langgraph.json; the graphs are imported as
 installed modules). The test remembers through the ``ingest`` graph, answers through
 ``answer``, pauses a review and resumes it, all over the HTTP API Studio uses.
+
+A run may choose only the ``RunContext`` fields (agent, review policy, how hard to
+look): a run context naming ``home``, ``store`` or ``llm`` changes nothing on the
+server, and is refused by a graph invoked directly. A review paused through the API
+sits on the same review desk as the CLI's (the store), for its agent only.
 """
 
 from __future__ import annotations
@@ -26,6 +31,10 @@ from typing import Any
 
 import pytest
 
+from broker.api import Broker
+from broker.resources import close_stores
+from graphs import answer, broker, ingest
+from schemas.context import Context, RunContext, deployment
 from store.embedded import EmbeddedFalkorDB
 
 pytestmark = pytest.mark.slow
@@ -34,6 +43,8 @@ ROOT = Path(__file__).resolve().parents[2]
 LANGGRAPH = Path(sys.executable).with_name("langgraph")
 READY_TIMEOUT_S = 120.0
 RUN_TIMEOUT_S = 120.0
+RUN_FIELDS = {"agent_id", "review_policy", "max_hops", "max_facts", "expand_hops"}
+DEPLOYMENT = {"home": "elsewhere", "store": "falkordb://127.0.0.1:1", "llm": "openai:gpt-4o-mini"}
 
 
 def langgraph_cli_installed() -> bool:
@@ -123,7 +134,8 @@ def test_langgraph_dev_serves_the_graphs_offline(studio: tuple[str, Path]) -> No
     remembered = request(
         f"{base}/runs/wait", {"assistant_id": "ingest", "input": {"text": "小李住在北京。", "speaker": "小李"}}
     )
-    assert remembered == {"report": {"episodes": 1, "facts": 1, "entities": 2, "conflicts": 0}}
+    counts = {name: remembered["report"][name] for name in ("episodes", "facts", "entities", "conflicts")}
+    assert counts == {"episodes": 1, "facts": 1, "entities": 2, "conflicts": 0}
 
     answered = request(f"{base}/runs/wait", {"assistant_id": "answer", "input": {"question": "小李住在哪里？"}})
     assert "北京" in answered["answer"]
@@ -148,3 +160,77 @@ def test_langgraph_dev_serves_the_graphs_offline(studio: tuple[str, Path]) -> No
 
     # The server's own state went to its working directory, not into the repository.
     assert (workdir / ".langgraph_api").is_dir()
+
+
+def test_graphs_take_only_run_settings_from_a_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for module in (ingest, answer, broker):
+        assert set(module.graph.get_context_jsonschema()["properties"]) == RUN_FIELDS
+    elsewhere = tmp_path / "elsewhere"
+    for name, value in {**DEPLOYMENT, "home": str(elsewhere)}.items():
+        with pytest.raises(TypeError, match=name):
+            ingest.graph.invoke({"text": "小李住在北京。"}, context={"agent_id": "A", name: value})
+    assert not elsewhere.exists()
+    # Nodes get the deployment from the environment, with the run's own choices on top.
+    monkeypatch.setenv("ELEPHANT_HOME", str(tmp_path / "home"))
+    settings = deployment(RunContext(agent_id="A", max_hops=2))
+    assert (settings.home, settings.agent_id, settings.max_hops) == (str(tmp_path / "home"), "A", 2)
+    assert deployment(None).home == str(tmp_path / "home")
+    given = Context(home=str(elsewhere))
+    assert deployment(given) is given
+
+
+def test_runs_choose_run_settings_only_and_share_the_review_desk(studio: tuple[str, Path], tmp_path: Path) -> None:
+    base, _ = studio
+    [assistant] = [a for a in request(f"{base}/assistants/search", {"limit": 10}) if a["graph_id"] == "ingest"]
+    schemas = request(f"{base}/assistants/{assistant['assistant_id']}/schemas")
+    assert set(schemas["context_schema"]["properties"]) == RUN_FIELDS  # Studio's form
+
+    # Deployment settings in a run's context have no effect: the text lands in the server's
+    # store (an unreachable store URL or model would have failed the run), for agent A.
+    elsewhere = tmp_path / "elsewhere"
+    context = {**DEPLOYMENT, "home": str(elsewhere), "agent_id": "A", "max_hops": 2}
+    remembered = request(
+        f"{base}/runs/wait", {"assistant_id": "ingest", "context": context, "input": {"text": "小李住在北京。"}}
+    )
+    assert remembered["report"]["episodes"] == 1
+    assert not elsewhere.exists()
+    question = {"question": "小李住在哪里？"}
+    for agent, knows in (("A", True), ("B", False)):
+        answered = request(
+            f"{base}/runs/wait", {"assistant_id": "answer", "context": {"agent_id": agent}, "input": question}
+        )
+        assert ("北京" in answered["answer"]) is knows
+
+    # A review paused through the API is on the one review desk, for its agent only ...
+    thread = request(f"{base}/threads", {})["thread_id"]
+    runs = f"{base}/threads/{thread}/runs/wait"
+    paused = request(
+        runs,
+        {
+            "assistant_id": "ingest",
+            "context": {"agent_id": "A", "review_policy": "human"},
+            "input": {"text": "小李住在上海。"},
+        },
+    )
+    [pending] = paused["__interrupt__"]
+    memory = Broker(Context(home=str(tmp_path / "home")))
+    try:
+        [listed] = memory.conflicts(agent_id="A")
+        assert (listed.id, listed.status) == (pending["value"]["conflict_id"], "open")
+        assert memory.conflicts(agent_id="B") == []
+        with pytest.raises(ValueError, match=thread):  # held by the server: resume it there
+            memory.resolve(listed.id, "old", agent_id="A")
+
+        # ... a bad answer asks again instead of wedging the thread, and the resuming runs,
+        # which do not repeat review_policy=human, still wait for the person's decision.
+        resume = {"assistant_id": "ingest", "context": {"agent_id": "A"}}
+        again = request(runs, {**resume, "command": {"resume": "maybe"}})
+        [asked] = again["__interrupt__"]
+        assert "new, old or both" in asked["value"]["error"]
+        assert asked["value"]["conflict_id"] == listed.id
+        assert request(f"{base}/threads/{thread}/state")["next"] == ["review_conflicts"]
+        request(runs, {**resume, "command": {"resume": "keep_old"}})  # auto would keep the newer fact
+        [decided] = memory.conflicts(agent_id="A")
+        assert (decided.status, decided.decision, decided.decided_by) == ("decided", "keep_old", "human")
+    finally:
+        close_stores()

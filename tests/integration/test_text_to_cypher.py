@@ -229,6 +229,27 @@ def test_a_query_that_names_another_scope_is_refused(
     assert "may not choose its scope" in scripted.calls[1][-1][1]
 
 
+@pytest.mark.parametrize(
+    "escape",
+    [
+        "MATCH return = (ep:Episode) RETURN ep.text AS text",
+        "MATCH where = (n:Entity) RETURN n.name AS text",
+        "MATCH (ep:Episode) RETURN ep.text AS text // LIMIT 1",
+    ],
+)
+def test_keyword_variables_and_comments_do_not_escape_the_scope(
+    escape: str, memory: Broker, context: Context, scripted: ScriptedChatModel
+) -> None:
+    context.llm = ""
+    memory.remember("Carol works at Umbrella.", speaker="narrator", agent_id="agent-b")
+    context.llm = "fake:scripted"
+    scripted.queue(generated(escape), generated(escape))
+    result = ask(context, "List everything you remember.")
+    seen = " ".join(str(value) for row in result["query_rows"] for value in row.values())
+    assert "Carol" not in seen and "Umbrella" not in seen
+    assert len(result["query_rows"]) <= context.cypher_limit
+
+
 # -- the store layer itself, on every backend -------------------------------------------------
 
 

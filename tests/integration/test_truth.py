@@ -279,6 +279,8 @@ def test_rejecting_a_fact_lowers_the_confidence_of_facts_derived_from_it(broker:
 
 def test_derived_from_must_name_stored_facts(broker: Broker) -> None:
     with pytest.raises(ValueError, match="does not hold"):
+        broker.remember("小李可以买学生票。", derived_from=["fact_0123456789abcdef0123"])
+    with pytest.raises(ValueError, match="not a fact id"):
         broker.remember("小李可以买学生票。", derived_from=["fact_nope"])
     assert broker.counts()["episodes"] == 0
 

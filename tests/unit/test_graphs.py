@@ -27,7 +27,14 @@ def test_answer_graph_has_a_narrow_public_schema() -> None:
     input_schema = answer.graph.get_input_jsonschema()
     assert set(input_schema["properties"]) == {"question", "speaker", "agent_id", "session_id", "as_of"}
     assert input_schema["required"] == ["question"]
-    assert set(answer.graph.get_output_jsonschema()["properties"]) == {"answer", "facts", "episodes", "history", "hops"}
+    assert set(answer.graph.get_output_jsonschema()["properties"]) == {
+        "answer",
+        "facts",
+        "episodes",
+        "history",
+        "hops",
+        "notes",
+    }
 
 
 def test_ingest_graph_takes_a_perception() -> None:

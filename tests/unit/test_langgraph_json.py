@@ -54,7 +54,8 @@ def test_entry_imports_a_described_compiled_graph(graph_id: str) -> None:
     assert graph.checkpointer is None
     # Studio renders its input form and the run-settings form from these.
     assert graph.get_input_jsonschema()["properties"]
-    assert {"home", "agent_id", "review_policy"} <= set(graph.get_context_jsonschema()["properties"])
+    run_settings = set(graph.get_context_jsonschema()["properties"])
+    assert {"agent_id", "review_policy"} <= run_settings and not {"home", "store", "llm"} & run_settings
 
 
 def test_langgraph_cli_accepts_the_config() -> None:

@@ -38,6 +38,45 @@ def test_a_bare_suffix_is_not_stripped_to_nothing() -> None:
 
 
 @pytest.mark.parametrize(
+    ("stacked", "plain"),
+    [
+        ("Zed Corp Inc", "Zed Corp"),
+        ("Zed Corp Inc", "Zed"),
+        ("Zed Corp, Inc.", "Zed"),
+        ("Huawei Technologies Co., Ltd.", "Huawei Technologies"),
+        ("Acme Holdings Corp. Ltd. LLC", "Acme Holdings"),
+        ("华为技术有限公司", "华为技术"),
+        ("阿里巴巴股份有限公司", "阿里巴巴公司"),
+        ("微软（中国）有限公司", "微软中国"),
+        ("Acme Corp 公司", "Acme"),
+    ],
+)
+def test_stacked_corporate_suffixes_are_all_stripped(stacked: str, plain: str) -> None:
+    assert normalize_name(stacked) == normalize_name(plain)
+
+
+@pytest.mark.parametrize(
+    ("name", "key"),
+    [
+        ("Company Ltd", "companyltd"),
+        ("Co. Inc.", "coinc"),
+        ("Inc Inc", "incinc"),
+        ("有限公司", "有限公司"),
+        ("有限公司有限公司", "有限公司有限公司"),
+        ("Costco Inc", "costco"),
+        ("Costco", "costco"),
+    ],
+)
+def test_stripping_never_leaves_only_a_suffix(name: str, key: str) -> None:
+    assert normalize_name(name) == key
+
+
+def test_any_number_of_stacked_suffixes_is_stripped() -> None:
+    assert normalize_name("Zed " + "Inc " * 60_000) == "zed"
+    assert normalize_name("有限公司" * 60_000) == "有限公司有限公司"  # stops before a bare suffix
+
+
+@pytest.mark.parametrize(
     ("name", "text", "expected"),
     [
         ("张三", "张三的导师在哪所大学任教？", True),

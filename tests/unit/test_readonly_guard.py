@@ -63,3 +63,29 @@ def test_results_are_bounded() -> None:
     assert with_limit("MATCH (n) RETURN n LIMIT 5000", 50) == "MATCH (n) RETURN n LIMIT 50"
     with pytest.raises(UnsafeQueryError):
         with_limit("MATCH (n) RETURN n LIMIT $many", 50)
+
+
+def test_no_comment_hides_or_moves_the_limit() -> None:
+    assert with_limit("MATCH (n) RETURN n // trailing", 50) == "MATCH (n) RETURN n LIMIT 50"
+    assert with_limit("MATCH (n) RETURN n LIMIT 5000 // note", 50) == "MATCH (n) RETURN n LIMIT 50"
+    assert with_limit("MATCH (n) RETURN n /* LIMIT 1 */", 50) == "MATCH (n) RETURN n LIMIT 50"
+    assert with_limit("MATCH (n) RETURN n LIMIT /* x */ 5000", 50) == "MATCH (n) RETURN n LIMIT 50"
+    assert with_limit("MATCH (n) RETURN n;", 50) == "MATCH (n) RETURN n LIMIT 50"
+    with pytest.raises(UnsafeQueryError):
+        with_limit("MATCH (n) RETURN n LIMIT 1 + 1", 50)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "MATCH (n) RETURN n // note\nMERGE (m:Intruder) RETURN m",
+        "MATCH (n) RETURN n\x00",
+        "MATCH (return) RETURN return",
+        "MATCH (n) RETURN n UNION MATCH (m)",
+        "MATCH (n) RETURN n\n;\nMATCH (m) RETURN m",
+    ],
+)
+def test_what_does_not_parse_as_a_read_is_refused(query: str) -> None:
+    with pytest.raises(UnsafeQueryError) as refused:
+        check_read_only(query)
+    assert "\n" not in str(refused.value)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from store.readonly import UnsafeQueryError, check_read_only
@@ -109,7 +111,8 @@ EXPRESSIONS_LEFT_ALONE = [
     ),
     ("MATCH (n) WITH n, (n.a) - (n.b) AS d RETURN d", f"MATCH (n {{{S}}}) WITH n, (n.a) - (n.b) AS d RETURN d"),
     ("MATCH (n {name: 'a)-[:FACT]->(b'}) RETURN n", f"MATCH (n {{name: 'a)-[:FACT]->(b', {S}}}) RETURN n"),
-    ("MATCH (n) // (m)-->(x)\nRETURN n", f"MATCH (n {{{S}}}) // (m)-->(x)\nRETURN n"),
+    # comments are dropped from the rebuilt query (a gap holding one becomes a space or a line break)
+    ("MATCH (n) // (m)-->(x)\nRETURN n", f"MATCH (n {{{S}}})\nRETURN n"),
     (
         "MATCH (n) RETURN [x IN n.aliases WHERE x <> '' | toUpper(x)]",
         f"MATCH (n {{{S}}}) RETURN [x IN n.aliases WHERE x <> '' | toUpper(x)]",
@@ -189,3 +192,118 @@ def test_blanking_keeps_offsets_and_hides_strings_comments_and_quoted_names() ->
     assert len(blanked) == len(query)
     assert blanked.count("(") == 1 and blanked.index("(") == query.index("(")
     assert "'" + " " * 5 + "'" in blanked and "`_____`" in blanked
+
+
+# Keywords are reserved: a query that uses one as a variable does not parse, so a scanner
+# that looks for clause words can no longer be steered around a pattern.
+KEYWORD_VARIABLES = [
+    "MATCH return = (ep:Episode) RETURN ep.text",
+    "MATCH where = (n:Entity) RETURN n",
+    "MATCH with = (n) RETURN with",
+    "MATCH (match:Entity) RETURN match",
+    "MATCH (n)-[return:FACT]->(m) RETURN return",
+    "UNWIND [1] AS return RETURN return",
+    "MATCH (n) WITH n AS where RETURN where",
+    "MATCH (n) RETURN n.name AS limit",
+    "MATCH (n) RETURN n AS union UNION MATCH (m) RETURN m AS union",
+    "MATCH (set) RETURN set",
+    "MATCH (n:Entity) RETURN n ORDER BY n.name DESC, return",
+]
+
+# Text the old keyword scanner could be fooled by; each rebuilt from the parse.
+TRICKS = [
+    # a comment is dropped, wherever it stands
+    ("MATCH (n /* {scope: $other} */) RETURN n", f"MATCH (n {{{S}}} ) RETURN n"),
+    ("MATCH (n //\n) RETURN n", f"MATCH (n {{{S}}}\n) RETURN n"),
+    ("MATCH (n) RETURN n // LIMIT 1", f"MATCH (n {{{S}}}) RETURN n"),
+    ("MATCH (n)/**/-[:FACT]->/**/(m) RETURN m", f"MATCH (n {{{S}}}) -[:FACT {{{S}}}]-> (m {{{S}}}) RETURN m"),
+    # strings with escapes stay strings
+    ("MATCH (n {name: 'x\\' }) MATCH (m'}) RETURN n", f"MATCH (n {{name: 'x\\' }}) MATCH (m', {S}}}) RETURN n"),
+    (
+        "MATCH (n) WHERE n.name = '\\u0027)-[:FACT]->(m' RETURN n",
+        f"MATCH (n {{{S}}}) WHERE n.name = '\\u0027)-[:FACT]->(m' RETURN n",
+    ),
+    ('MATCH (n {name: "a\\"b"}) RETURN n', f'MATCH (n {{name: "a\\"b", {S}}}) RETURN n'),
+    # a keyword spelling is a name as a property or a map key, and backquoted anywhere
+    ("MATCH (n {match: 1}) RETURN n.return", f"MATCH (n {{match: 1, {S}}}) RETURN n.return"),
+    ("MATCH (`return`) RETURN `return`", f"MATCH (`return` {{{S}}}) RETURN `return`"),
+    # a backquoted type counts by its real text
+    ("MATCH ()-[f:`FACT`]->() RETURN f", f"MATCH ( {{{S}}})-[f:`FACT` {{{S}}}]->( {{{S}}}) RETURN f"),
+]
+
+TRICKS_REFUSED = [
+    "MATCH (n) RETURN n\x00",
+    "MATCH (n)\x00-[:FACT]->(m) RETURN m",
+    "MATCH (n {name: 'a\x00b'}) RETURN n",
+    "MATCH (n)\u2028RETURN n",
+    "MATCH (n\\u0029 RETURN n",
+    "MATCH (n) WHERE n.name = '\\x41' RETURN n",
+    "MATCH (n {name: 'unterminated}) RETURN n",
+    "MATCH (n) RETURN n /* unterminated",
+    "MATCH (n) RETURN n; MATCH (m) RETURN m",
+    "MATCH (n) // comment\nSET n.x = 1 RETURN n",
+    "MATCH (n) RETURN n.name UNION ALL CALL db.idx.fulltext.queryNodes('Entity', 'x') YIELD node RETURN node.name",
+    "MATCH (n) RETURN [x IN range(1, 3) | apoc.text.join([], '')] AS x",
+    "MATCH (n) RETURN size(x IN [1])",
+    "MATCH (n) RETURN ``",
+    "MATCH (n)-[:FACT|`FACT``x`]->(m) RETURN m",
+    "MATCH (n) RETURN " + "(" * 40 + "1" + ")" * 40,
+    "MATCH (n) WHERE " + " OR ".join(["n.name = 'x'"] * 1000) + " RETURN n",
+]
+
+
+@pytest.mark.parametrize("query", KEYWORD_VARIABLES)
+def test_keywords_used_as_variables_are_refused(query: str) -> None:
+    with pytest.raises(UnsafeQueryError) as refused:
+        scope_query(query)
+    assert "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize(("query", "expected"), TRICKS)
+def test_comments_strings_and_quoted_names_cannot_steer_the_rewrite(query: str, expected: str) -> None:
+    assert scope_query(query) == expected
+
+
+@pytest.mark.parametrize("query", TRICKS_REFUSED)
+def test_control_characters_bad_escapes_and_oversized_queries_are_refused(query: str) -> None:
+    with pytest.raises(UnsafeQueryError) as refused:
+        scope_query(query)
+    assert str(refused.value) and "\n" not in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("query", "expected"),
+    [
+        ("MATCH (n) RETURN n // LIMIT 1", f"MATCH (n {{{S}}}) RETURN n LIMIT 5"),
+        ("MATCH (n) RETURN n LIMIT /* 1 */ 500", f"MATCH (n {{{S}}}) RETURN n LIMIT 5"),
+        ("MATCH (n) RETURN n LIMIT 2 // 500", f"MATCH (n {{{S}}}) RETURN n LIMIT 2"),
+        (
+            "MATCH (n) WITH n LIMIT 100 RETURN n ORDER BY n.name",
+            f"MATCH (n {{{S}}}) WITH n LIMIT 100 RETURN n ORDER BY n.name LIMIT 5",
+        ),
+        (
+            "MATCH (a) RETURN a AS x UNION MATCH (b) RETURN b AS x LIMIT 50",
+            f"MATCH (a {{{S}}}) RETURN a AS x LIMIT 5 UNION MATCH (b {{{S}}}) RETURN b AS x LIMIT 5",
+        ),
+        (
+            "MATCH (a) RETURN COUNT { MATCH (a)-->(b) RETURN b LIMIT 50 } AS c",
+            f"MATCH (a {{{S}}}) RETURN COUNT {{ MATCH (a {{{S}}})-->(b {{{S}}}) RETURN b LIMIT 50 }} AS c LIMIT 5",
+        ),
+    ],
+)
+def test_the_limit_is_applied_on_the_parse(query: str, expected: str) -> None:
+    assert scope_query(query, limit=5) == expected
+
+
+def test_a_parse_takes_milliseconds() -> None:
+    query = (
+        "MATCH (s:Entity {name: $p0})-[f:FACT]->(o:Entity) WHERE f.predicate_key IN ['works_at', 'uses'] "
+        "AND NOT (o)<-[:MENTIONS]-(:Episode {speaker: 'x'}) WITH s, f, o ORDER BY f.confidence DESC "
+        "RETURN s.name AS subject, f.predicate AS predicate, o.name AS object, f.id AS fact_id, "
+        "[(o)-[g:FACT]->(p) WHERE g.weight > 0.5 | p.name][0..3] AS next LIMIT 20"
+    )
+    scope_query(query)  # builds the parser once
+    started = time.perf_counter()
+    for _ in range(20):
+        scope_query(query)
+    assert (time.perf_counter() - started) / 20 < 0.05
