@@ -24,6 +24,8 @@ def describe_answer(answer: Answer) -> str:
     if answer.episodes:
         lines += ["", "Sources:"]
         lines.extend(f"- {episode_line(episode)}" for episode in answer.episodes)
+    if answer.notes:  # e.g. the chat model failed and the answer was composed offline
+        lines += ["", *(f"Note: {note}" for note in answer.notes)]
     return "\n".join(lines)
 
 

@@ -606,9 +606,11 @@ def _ingest_text(report: IngestReport) -> str:
         f"Remembered {report.episodes} episode(s): {report.facts} new fact(s), "
         f"{report.entities} new entit(ies), {report.conflicts} conflict(s)."
     )
+    if report.reread:
+        text += f" Read again with the model: {report.reread} episode(s) whose earlier reading had fallen back."
     if report.conflicts and not report.episodes:
         text += " The text contradicts memory and waits for review: see list_conflicts, then resolve_conflict."
-    return text
+    return " ".join([text, *(f"Note: {note}" for note in report.notes)])
 
 
 def _conflict_line(conflict: Conflict) -> str:

@@ -222,12 +222,15 @@ def describe_report(report: IngestReport, facts: list[Fact] | None, conflicts: l
             f"- open conflict {c.id}: old: {c.old_fact.sentence()}; new: {c.new_fact.sentence()}" for c in conflicts
         )
         return "\n".join(lines)
-    if not report.episodes:
+    if not report.episodes and not report.reread:
         return "Already remembered: the same text from the same speaker, session and source is stored."
+    # A re-read: the text was stored before, read by the rules because the model failed.
+    done = "Remembered" if report.episodes else "Read again with the model"
     lines = [
-        f"Remembered: {_count(report.facts, 'new fact')}, {_count(report.entities, 'new entity', 'new entities')}, "
+        f"{done}: {_count(report.facts, 'new fact')}, {_count(report.entities, 'new entity', 'new entities')}, "
         f"{_count(report.conflicts, 'contradiction')} with earlier memories."
     ]
+    lines.extend(f"Note: {note}" for note in report.notes)
     if facts:
         lines.append("Facts in this text:")
         lines.extend(f"- {fact_line(fact)}" for fact in facts)

@@ -171,9 +171,12 @@ class MergeQueries:
                     "m.alias_type = r.alias_type, m.into_key = r.into_key, m.method = r.method, "
                     "m.score = r.score, m.reason = r.reason, m.episode_id = r.episode_id, "
                     "m.created_at = $now, m.episode_ids = [], m.assertions = [], m.sole_episode_ids = [] "
-                    "SET m.updated_at = $now, m.episode_ids = m.episode_ids + r.episode_id, "
-                    "m.assertions = m.assertions + r.assertions, "
-                    "m.sole_episode_ids = m.sole_episode_ids + r.sole "
+                    # An episode counts once: writing it again (a re-read) adds nothing here.
+                    "WITH r, e, m, r.episode_id IN m.episode_ids AS seen "
+                    "SET m.updated_at = $now, "
+                    "m.episode_ids = CASE WHEN seen THEN m.episode_ids ELSE m.episode_ids + r.episode_id END, "
+                    "m.assertions = CASE WHEN seen THEN m.assertions ELSE m.assertions + r.assertions END, "
+                    "m.sole_episode_ids = CASE WHEN seen THEN m.sole_episode_ids ELSE m.sole_episode_ids + r.sole END "
                     "MERGE (m)-[:MERGED_INTO]->(e) "
                     # Separate SET clauses: each reads what the previous one wrote.
                     "SET e.search_text = CASE WHEN r.alias_key IN coalesce(e.alias_keys, []) "

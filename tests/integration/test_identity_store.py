@@ -89,6 +89,22 @@ def test_merge_records_accumulate_and_feed_the_alias_table(merged: tuple[GraphSt
     assert graph.counts(scope) == {"episodes": 3, "entities": 3, "facts": 2}
 
 
+def test_writing_an_episode_again_adds_nothing_to_its_merge_record(merged: tuple[GraphStore, str]) -> None:
+    graph, scope = merged
+    # A re-read (the first reading fell back to the rules) writes the same episode again.
+    write(
+        graph,
+        scope,
+        "ep3",
+        [("小明", "小明", "Person"), ("北京大学", HOSTILE, "Organization")],
+        [("f1", "小明", "graduated", "北京大学")],
+        [merge("m1", "ep3", ["f1"])],
+    )
+    [record] = graph.list_merges(scope)
+    assert record.episode_ids == ["ep2", "ep3"] and record.fact_ids == ["f2", "f1"]
+    assert graph.identities_by_keys(scope, ["北京大学"])["北京大学"].mention_count == 3
+
+
 def test_identity_neighbours_stay_in_scope(merged: tuple[GraphStore, str]) -> None:
     graph, scope = merged
     hits = graph.identity_neighbours(scope, EMBED.embed_documents(["北大"])[0], k=2)
