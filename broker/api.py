@@ -13,19 +13,21 @@ built from keyword arguments and ``ELEPHANT_*`` environment variables.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, cast
+from typing import Any
+
+from pydantic import ValidationError
 
 from broker.resources import get_embeddings, get_store, request_scope
 from broker.reviews import ReviewDesk
+from domain.retrieval import RECALL, reciprocal_rank_fusion, search_episodes
 from language.chunks import split_perception
 from language.names import normalize_name
 from language.pronouns import resolve_first_person
 from language.question import analyse_question
-from nodes.rank_episodes import rank_episodes, reciprocal_rank_fusion
 from nodes.retrieve_evidence import decay, link_entities
 from nodes.review_conflicts import parse_decision
 from schemas.context import Context
-from schemas.ids import check_conflict_id, check_merge_id, check_name, check_optional, check_text
+from schemas.ids import InvalidInput, check_conflict_id, check_merge_id, check_name, check_optional, check_text
 from schemas.models import (
     DEFAULT_SPEAKER,
     Answer,
@@ -39,7 +41,6 @@ from schemas.models import (
     Perception,
     Question,
 )
-from schemas.state import AnswerInput, IngestInput
 from store import GraphStore
 from store.base import now_ms
 
@@ -64,8 +65,16 @@ class Broker:
 
         A text over 1,500 characters becomes several episodes, split at sentence ends;
         one over 100,000 is refused (see :meth:`remember_many`).
+
+        Raises:
+            InvalidInput: One line naming the field that breaks its rule (``schemas.ids``);
+                nothing is written.
         """
-        return self.remember_many([Perception(text=text, **fields)])
+        try:
+            perception = Perception(text=text, **fields)
+        except ValidationError as error:
+            raise InvalidInput.of(error) from None
+        return self.remember_many([perception])
 
     def remember_many(
         self, perceptions: Iterable[Perception], on_each: Callable[[IngestReport], None] | None = None
@@ -96,8 +105,7 @@ class Broker:
                 if self.context.review_policy == "human":
                     written, _ = self.remember_for_review(piece)
                 else:
-                    request = cast(IngestInput, piece.model_dump(exclude_none=True))
-                    written = graph.invoke(request, context=self.context).get("report") or IngestReport()
+                    written = graph.invoke(piece, context=self.context).get("report") or IngestReport()
                 report = report + written
             total = total + report
             if on_each is not None:
@@ -115,10 +123,17 @@ class Broker:
         return self.review_desk.ingest(perception, self.context)
 
     def ask(self, question: str, **fields: Any) -> Answer:
-        """Answer a question from memory; ``fields`` are speaker, agent_id, session_id, as_of."""
+        """Answer a question from memory; ``fields`` are speaker, agent_id, session_id, as_of.
+
+        Raises:
+            InvalidInput: One line naming the field that breaks its rule (``schemas.ids``).
+        """
         from graphs.answer import graph
 
-        request = cast(AnswerInput, Question(question=question, **fields).model_dump(exclude_none=True))
+        try:
+            request = Question(question=question, **fields)
+        except ValidationError as error:
+            raise InvalidInput.of(error) from None
         result = graph.invoke(request, context=self.context)
         return Answer(
             answer=result["answer"],
@@ -134,15 +149,20 @@ class Broker:
 
         Dense search, the episode full-text index and a personalised-PageRank spread
         from the best matches and the entities the query names are fused by
-        reciprocal rank (``nodes.rank_episodes``). First person in the query is
-        resolved to the speaker. ``fields`` are speaker and agent_id.
+        reciprocal rank: the retriever ``ask`` uses (``domain.retrieval``, recipe
+        ``RECALL``). First person in the query is resolved to the speaker. ``fields``
+        are speaker and agent_id.
+
+        Raises:
+            ValueError: If ``k`` is not from 1 to 100 (``domain.retrieval.RecipeError``).
         """
+        recipe = RECALL.with_limit(k)
         scope = request_scope(fields.get("agent_id"), self.context)
         speaker = check_optional(fields.get("speaker"), "name", "speaker") or DEFAULT_SPEAKER
         question = resolve_first_person(check_text(query, "query"), speaker)
         embeddings = get_embeddings(self.context)
         anchors = link_entities(self.store, embeddings, scope, question, analyse_question(query, speaker))
-        return rank_episodes(self.store, embeddings, scope, question, list(anchors.values()), k=k)
+        return search_episodes(self.store, embeddings, scope, question, anchors.values(), recipe)
 
     def facts(self, entity: str | None = None, agent_id: str | None = None, limit: int = 1000) -> list[Fact]:
         """List stored facts, optionally only those about one entity (any spelling of its name).

@@ -15,13 +15,21 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+try:  # typer >= 0.24 carries its own copy of click; older ones use click itself
+    from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+except ImportError:  # pragma: no cover - depends on the installed typer
+    from click.exceptions import ClickException, NoArgsIsHelpError, UsageError  # type: ignore[assignment]
+
 from broker.api import Broker
 from broker.cli_common import (
     Options,
     context_from_options,
+    fail_line,
+    group_option,
     handle_errors,
     print_json,
     print_notes,
+    remember_group_options,
     stderr,
     stdout,
 )
@@ -281,6 +289,7 @@ def sources(
 ) -> None:
     """List the sources episodes came from, with their authority."""
     if ctx.invoked_subcommand is not None:
+        remember_group_options(ctx, agent=agent, as_json=as_json)
         return
     found = Broker(context_from_options()).sources(agent_id=agent)
     if as_json:
@@ -295,12 +304,14 @@ def sources(
 @sources_app.command("set")
 @handle_errors
 def sources_set(
+    ctx: typer.Context,
     name: Annotated[str, typer.Argument(help="Source name as given at ingest (--source).")],
     authority: Annotated[float, typer.Argument(help="Trust from 0 (unreliable) to 1 (authoritative).")],
     agent: Annotated[str | None, typer.Option("--agent", help="Agent id.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the fact updates as JSON.")] = False,
 ) -> None:
     """Trust a source more or less; its facts, and facts derived from them, follow."""
+    agent, as_json = group_option(ctx, "agent", agent), group_option(ctx, "as_json", as_json)
     broker = Broker(context_from_options())
     updates = broker.set_source_authority(name, authority, agent_id=agent)
     known = {str(source["name"]).lower() for source in broker.sources(agent_id=agent)}
@@ -318,10 +329,12 @@ def sources_set(
 @handle_errors
 def eval_locomo(
     file: Annotated[Path, typer.Argument(help="A LoCoMo JSON file (a list of conversations with 'qa').")],
-    k: Annotated[str, typer.Option("--k", help="Comma-separated cut-offs.")] = "5,10,20",
+    k: Annotated[
+        str, typer.Option("--k", help="Comma-separated cut-offs, 1 to 10 (an answer cites at most 10 episodes).")
+    ] = "5,10",
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
 ) -> None:
-    """Evidence recall@k of the broker vs a dense baseline (same embedder, same run)."""
+    """Evidence recall@k of the episodes ask cites, beside recall and a dense baseline (same embedder, same run)."""
     from broker.eval_locomo import evaluate
 
     try:
@@ -348,7 +361,7 @@ def eval_locomo(
         print_json(result)
         return
     table = Table("", *(f"recall@{cut}" for cut in sorted(set(ks))), title=f"{result['questions']} questions")
-    for name in ("broker", "dense_baseline", "dense_text_only_baseline"):
+    for name in ("broker", "recall_baseline", "dense_baseline", "dense_text_only_baseline"):
         table.add_row(name, *(f"{result[name][f'recall@{cut}']:.3f}" for cut in sorted(set(ks))))
     stdout.print(table)
 
@@ -381,4 +394,16 @@ def run() -> None:
     """Console-script entry point."""
     # jieba and tokenizers print to stderr on import; keep the CLI's output clean.
     os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-    app()
+    try:
+        code = app(standalone_mode=False)
+    except NoArgsIsHelpError as error:
+        stdout.print(error.ctx.get_help() if error.ctx else "", highlight=False, markup=False)
+        raise SystemExit(2) from None
+    except ClickException as error:
+        # A bad option or argument is one line too, like every other error (not click's boxed usage).
+        where = f" (see '{error.ctx.command_path} --help')" if isinstance(error, UsageError) and error.ctx else ""
+        fail_line(f"{error.format_message()}{where}", error.exit_code)
+    except typer.Abort:
+        fail_line("interrupted", 130)
+    if isinstance(code, int) and code:
+        raise SystemExit(code)

@@ -43,12 +43,45 @@ def context_from_options() -> Context:
     return Context(**overrides)
 
 
+def remember_group_options(ctx: typer.Context, **options: Any) -> None:
+    """Keep a command group's own options (``elephant sources --agent B set ...``) for its subcommand."""
+    ctx.obj = {**(ctx.obj or {}), **{name: value for name, value in options.items() if value not in (None, False)}}
+
+
+def group_option(ctx: typer.Context, name: str, value: Any) -> Any:
+    """Return a subcommand's option, or the one its group was given; the two may not disagree.
+
+    ``elephant sources --agent B set paper 0.1`` must act for agent B: an option given
+    to the group and silently dropped would act for the default agent instead.
+
+    Raises:
+        ValueError: If the group and the subcommand were given different values.
+    """
+    inherited = (ctx.obj or {}).get(name)
+    if inherited is None or inherited is False:
+        return value
+    if value not in (None, False) and value != inherited:
+        raise ValueError(f"--{name.replace('_', '-')} given twice with different values: {inherited!r} and {value!r}")
+    return inherited
+
+
 def fail(message: str, code: int = 1) -> None:
-    """Print one ``error:`` line on stderr and exit with ``code``."""
+    """Print one ``error:`` line on stderr and exit with ``code`` (inside a command)."""
+    print_error(message)
+    raise typer.Exit(code)
+
+
+def fail_line(message: str, code: int) -> None:
+    """Print one ``error:`` line on stderr and end the process with ``code`` (outside a command)."""
+    print_error(message)
+    raise SystemExit(code)
+
+
+def print_error(message: str) -> None:
+    """Print ``message`` as one ``error:`` line on stderr."""
     # Driver errors span several lines; scripts and people want exactly one.
     one_line = " ".join(message.split())
     stderr.print(f"[bold red]error:[/] {escape(one_line)}", highlight=False, soft_wrap=True)
-    raise typer.Exit(code)
 
 
 def print_notes(notes: list[str]) -> None:

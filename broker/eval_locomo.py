@@ -3,8 +3,12 @@
 Every turn of every conversation is ingested as an episode (speaker, session, session
 date as time, ``dia_id`` as the episode's ``external_id``), one agent id per
 conversation. For each answerable question (categories 1-4; 5 is adversarial) the
-broker's top-k episodes (``Broker.recall``) are compared with the gold evidence turns:
-recall = |gold ∩ top-k| / |gold|, averaged over questions, overall and per category.
+episodes ``ask`` itself cites (``Broker.ask(...).episodes``, best first: the one
+retriever of ``domain.retrieval`` with the ``ANSWER`` recipe) are compared with the gold
+evidence turns: recall = |gold ∩ top-k| / |gold|, averaged over questions, overall and
+per category. An answer cites at most ``ANSWER.limit`` (10) episodes, so the cut-offs
+stop there; ``Broker.recall`` (the same retriever, recipe ``RECALL``) is reported beside
+it as ``recall_baseline``.
 The baseline ranks the same turns, embedded as "speaker: text", by cosine similarity to
 the question with the same embedder, computed in the same run, so the figures are
 comparable on any machine; the text alone (no speaker) is reported as a weaker reference.
@@ -26,6 +30,7 @@ import numpy as np
 
 from broker.api import Broker
 from broker.resources import get_embeddings
+from domain.retrieval import ANSWER
 from schemas.models import Perception
 
 ANSWERABLE = {1, 2, 3, 4}
@@ -78,13 +83,20 @@ def turns_of(sample: dict[str, Any], agent_id: str) -> list[Perception]:
 
 
 def evaluate(
-    broker: Broker, path: Path, ks: Sequence[int] = (5, 10, 20), progress: Progress | None = None
+    broker: Broker, path: Path, ks: Sequence[int] = (5, 10), progress: Progress | None = None
 ) -> dict[str, Any]:
-    """Run the evaluation and return ``{"questions", "broker", "dense_baseline"}``."""
-    samples = load_conversations(path)
+    """Run the evaluation and return ``{"questions", "broker", "recall_baseline", "dense_baseline", ...}``.
+
+    Raises:
+        ValueError: If a cut-off is below 1 or above what an answer cites (``ANSWER.limit``).
+    """
     ks = sorted(set(ks))
+    if not ks or ks[0] < 1 or ks[-1] > ANSWER.limit:
+        raise ValueError(f"cut-offs must be from 1 to {ANSWER.limit} (the episodes an answer cites), not {ks}")
+    samples = load_conversations(path)
     hits: dict[str, dict[str, list[dict[int, float]]]] = {
         "broker": defaultdict(list),
+        "recall": defaultdict(list),
         "dense": defaultdict(list),
         "dense_speaker": defaultdict(list),
     }
@@ -118,12 +130,14 @@ def evaluate(
             if category not in ANSWERABLE or not gold:
                 continue
             question = str(qa["question"])
-            ranked_broker = [ep.external_id for ep in broker.recall(question, k=max(ks), agent_id=agent)]
+            ranked_broker = [ep.external_id for ep in broker.ask(question, agent_id=agent).episodes]
+            ranked_recall = [ep.external_id for ep in broker.recall(question, k=max(ks), agent_id=agent)]
             query = np.asarray(embeddings.embed_query(question), dtype=np.float32)
             ranked_dense = [turn_ids[i] for i in np.argsort(-(turn_vectors @ query))[: max(ks)]]
             ranked_speaker = [turn_ids[i] for i in np.argsort(-(speaker_vectors @ query))[: max(ks)]]
             for name, ranked in (
                 ("broker", ranked_broker),
+                ("recall", ranked_recall),
                 ("dense", ranked_dense),
                 ("dense_speaker", ranked_speaker),
             ):
@@ -134,6 +148,7 @@ def evaluate(
     return {
         "questions": done,
         "broker": _summary(hits["broker"], ks),
+        "recall_baseline": _summary(hits["recall"], ks),
         "dense_baseline": _summary(hits["dense_speaker"], ks),
         "dense_text_only_baseline": _summary(hits["dense"], ks),
     }

@@ -116,6 +116,9 @@ def _read_turns(path: Path, content: str, base: dict[str, Any]) -> list[Percepti
             record = json.loads(line)
         except json.JSONDecodeError as error:
             raise ValueError(f"{path}:{number}: not valid JSON ({error.msg})") from error
+        except RecursionError:
+            # json's decoder recurses per nesting level: a turn is a flat object, so refuse the depth.
+            raise ValueError(f"{path}:{number}: not a turn (JSON nested too deeply)") from None
         if not isinstance(record, dict) or not isinstance(record.get("text"), str):
             raise ValueError(f"{path}:{number}: each line needs a JSON object with a string 'text'")
         if "agent_id" in record:

@@ -405,7 +405,8 @@ def build_server(
     ) -> Annotated[CallToolResult, Recalled]:
         """Find the remembered texts (episodes) most relevant to a query, best first.
 
-        Combines the graph evidence for the query with embedding similarity. Use it to see
+        Fuses embedding similarity, keyword (BM25) matches and a walk over the people and things
+        the query names: the same retrieval `ask` cites its episodes from. Use it to see
         what was actually said; use `ask` for an answer built from facts.
         """
         scope = current_agent()

@@ -2,7 +2,6 @@
 
     from langchain.agents import create_agent
     from broker.api import Broker
-from broker.describe import describe_answer, describe_episodes, fact_line
     from broker.tools import memory_tools
 
     memory = Broker(agent_id="assistant")
@@ -31,7 +30,6 @@ from broker.resources import request_scope
 from language.chunks import split_perception
 from schemas.ids import check_optional, check_text, error_messages
 from schemas.models import Answer, Conflict, Episode, Fact, IngestReport, Perception
-from schemas.state import IngestInput
 
 REMEMBER_DESCRIPTION = (
     "Store something worth remembering in long-term memory: a fact, a preference, a plan, a decision, "
@@ -196,11 +194,10 @@ def _remember(broker: Broker, perception: Perception) -> tuple[IngestReport, lis
         return report, None, waiting
     from graphs.ingest import graph
 
-    request = cast(IngestInput, perception.model_dump(exclude_none=True))
     fact_ids: list[str] = []
     conflicts: list[Conflict] = []
     output: dict[str, Any] = {}
-    stream = graph.stream(request, context=broker.context, stream_mode=["updates", "values"])
+    stream = graph.stream(perception, context=broker.context, stream_mode=["updates", "values"])
     for mode, chunk in cast(Iterator[tuple[str, Any]], stream):
         if mode == "values":
             output = chunk  # the last one is what invoke() would return

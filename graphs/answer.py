@@ -22,9 +22,10 @@ from nodes.retrieve_evidence import retrieve_evidence
 from nodes.retrieve_hop import retrieve_hop
 from nodes.routing import route_after_analyse, route_after_decompose, route_after_reason
 from schemas.context import RunContext
-from schemas.state import AnswerInput, AnswerOutput, BrokerState
+from schemas.models import Question
+from schemas.state import AnswerOutput, BrokerState
 
-builder = StateGraph(BrokerState, context_schema=RunContext, input_schema=AnswerInput, output_schema=AnswerOutput)
+builder = StateGraph(BrokerState, context_schema=RunContext, input_schema=Question, output_schema=AnswerOutput)
 builder.add_node("analyse_question", analyse_question)
 builder.add_node("decompose_question", decompose_question)
 builder.add_node("retrieve_hop", retrieve_hop)

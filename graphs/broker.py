@@ -8,9 +8,9 @@ from graphs.answer import graph as answer_graph
 from graphs.ingest import graph as ingest_graph
 from nodes.routing import route_request
 from schemas.context import RunContext
-from schemas.state import BrokerInput, BrokerState
+from schemas.state import BrokerInput, BrokerOutput, BrokerState
 
-builder = StateGraph(BrokerState, context_schema=RunContext, input_schema=BrokerInput)
+builder = StateGraph(BrokerState, context_schema=RunContext, input_schema=BrokerInput, output_schema=BrokerOutput)
 builder.add_node("ingest", ingest_graph)
 builder.add_node("answer", answer_graph)
 builder.add_conditional_edges(START, route_request, ["ingest", "answer"])

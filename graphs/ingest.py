@@ -17,9 +17,10 @@ from nodes.resolve_entities import resolve_entities
 from nodes.review_conflicts import review_conflicts
 from nodes.routing import route_after_build, route_after_detect
 from schemas.context import RunContext
-from schemas.state import BrokerState, IngestInput, IngestOutput
+from schemas.models import Perception
+from schemas.state import BrokerState, IngestOutput
 
-builder = StateGraph(BrokerState, context_schema=RunContext, input_schema=IngestInput, output_schema=IngestOutput)
+builder = StateGraph(BrokerState, context_schema=RunContext, input_schema=Perception, output_schema=IngestOutput)
 # No retry policy: a failing model is retried (boundedly) inside the call, then the
 # rules read the text (nodes/read_text.py); retrying the node would multiply requests.
 builder.add_node("read_text", read_text)

@@ -103,7 +103,7 @@ _SENTENCE_END = re.compile(r"[。！？!?；;\n]+|(?<=[.])\s+")
 
 
 @dataclass
-class Context:
+class TextContext:
     """Per-text state: who "I" is and the last person mentioned (for he/she/他/她).
 
     ``named`` remembers what a possessed thing was called earlier in the same text
@@ -181,7 +181,7 @@ def acceptable(name: str) -> bool:
     return len(name.split()) <= MAX_EN_WORDS
 
 
-def finish(draft: Draft, sentence: str, ctx: Context) -> list[Quintuple]:
+def finish(draft: Draft, sentence: str, ctx: TextContext) -> list[Quintuple]:
     """Turn a draft (and its extras) into validated quintuples.
 
     Args:
@@ -250,7 +250,7 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
 
     text = fold_width(text)  # ＤｅｅｐＳｅｅｋ is DeepSeek
     me = speaker.strip() if speaker and speaker.strip() else "user"
-    ctx = Context(me=me, speaker_given=bool(speaker and speaker.strip()))
+    ctx = TextContext(me=me, speaker_given=bool(speaker and speaker.strip()))
     seen: set[tuple[str, str, str, bool]] = set()
     out: list[Quintuple] = []
     previous = ""

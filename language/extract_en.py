@@ -63,7 +63,7 @@ from dataclasses import dataclass, field
 
 from language import english as en
 from language import types as _types
-from language.extract import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Context, Draft, clean_name
+from language.extract import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Draft, TextContext, clean_name
 from language.predicates import PREDICATE_LEXICON, predicate_key
 
 # fmt: off
@@ -343,7 +343,7 @@ def _possessed(owner: str, head: str) -> str:
     return f"{owner}'s {head}"
 
 
-def _name_of(words: list[str], ctx: Context) -> str | None:
+def _name_of(words: list[str], ctx: TextContext) -> str | None:
     """Resolve a noun phrase to a name: pronouns, "my X", determiners."""
     words = [w for w in words if w not in {",", ";", ":"}]
     if not words:
@@ -368,7 +368,7 @@ def _name_of(words: list[str], ctx: Context) -> str | None:
     return " ".join(words)
 
 
-def _object_names(words: list[str], ctx: Context) -> list[str]:
+def _object_names(words: list[str], ctx: TextContext) -> list[str]:
     names: list[str] = []
     for part in _split_list(words):
         name = _name_of(part, ctx)
@@ -377,7 +377,7 @@ def _object_names(words: list[str], ctx: Context) -> list[str]:
     return names
 
 
-def _owner_split(words: list[str], ctx: Context) -> tuple[str, str] | None:
+def _owner_split(words: list[str], ctx: TextContext) -> tuple[str, str] | None:
     """Split "X's Y", "my Y" or "the Y of X" into (owner, attribute); None otherwise."""
     words = [w for w in words if w != ","]
     if len(words) < 2:
@@ -426,7 +426,7 @@ def _appositive(head: str) -> tuple[str, str] | None:
     return " ".join(kind).lower(), " ".join(parts[k:])
 
 
-def _subjects(words: list[str], ctx: Context) -> list[Subject]:
+def _subjects(words: list[str], ctx: TextContext) -> list[Subject]:
     words = [w for w in words if w != ","]
     while words and words[-1].lower() in {"both", "all", "each", "together", "too", "also"}:
         words = words[:-1]
@@ -632,7 +632,7 @@ def _skip_tail(ws: list[str], j: int, state: State) -> tuple[int, str | None]:
     return j, found
 
 
-def _instruments(objects: list[str], base: str, ctx: Context) -> bool:
+def _instruments(objects: list[str], base: str, ctx: TextContext) -> bool:
     """Whether the names after "with" are tools or languages rather than company.
 
     After a software verb they are typed as the object of "use" (an unknown
@@ -660,7 +660,7 @@ def _tail_relations(
     neg: bool,
     state: State,
     valid_from: str | None,
-    ctx: Context,
+    ctx: TextContext,
     head: str = "",
 ) -> list[Draft]:
     """Facts carried by prepositional phrases after the object.
@@ -775,7 +775,7 @@ def _confidence(core: str, state: State, clear: bool = False) -> float:
     return conf
 
 
-def _typed(draft: Draft, base: str | None, ctx: Context) -> Draft:
+def _typed(draft: Draft, base: str | None, ctx: TextContext) -> Draft:
     """Fill the end types the way ``language.extract.finish`` would from the base form."""
     if base is None:
         return draft
@@ -794,7 +794,7 @@ def _emit(
     neg: bool,
     conf: float,
     valid_from: str | None,
-    ctx: Context,
+    ctx: TextContext,
     base: str | None = None,
 ) -> list[Draft]:
     """Draft (subject, predicate, object) for every subject and object.
@@ -830,7 +830,7 @@ def _emit(
 
 
 def _event_with(
-    owner: str, attr: str, obj_words: list[str], when: str | None, neg: bool, conf: float, ctx: Context
+    owner: str, attr: str, obj_words: list[str], when: str | None, neg: bool, conf: float, ctx: TextContext
 ) -> list[Draft]:
     """A dated event shared with someone: "My meeting with Tom is on Friday" -> (me, meeting with, Tom).
 
@@ -864,7 +864,7 @@ def _copula(
     obj_words: list[str],
     neg: bool,
     state: State,
-    ctx: Context,
+    ctx: TextContext,
     when: str | None = None,
 ) -> list[Draft]:
     conf = _confidence("be", state, clear=True)
@@ -922,7 +922,7 @@ def _copula(
     return _emit(subjects, "is", objects, neg, conf, state.valid_from, ctx)
 
 
-def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State, ctx: Context) -> list[Draft]:
+def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State, ctx: TextContext) -> list[Draft]:
     drafts: list[Draft] = []
     n = len(ws)
     subjects = state.subjects
@@ -1216,7 +1216,7 @@ def _objectless(
     return None
 
 
-def _named(subjects: list[Subject], kind: str, name: str, neg: bool, state: State, ctx: Context) -> list[Draft]:
+def _named(subjects: list[Subject], kind: str, name: str, neg: bool, state: State, ctx: TextContext) -> list[Draft]:
     """(owner, kind, name) for a thing introduced with its name ("a cat named Whiskers")."""
     drafts: list[Draft] = []
     for subject in subjects:
@@ -1251,7 +1251,7 @@ def _continues(ws: list[str], k: int) -> bool:
     )
 
 
-def _read_clause(ws: list[str], state: State, ctx: Context) -> list[Draft]:
+def _read_clause(ws: list[str], state: State, ctx: TextContext) -> list[Draft]:
     i = 0
     n = len(ws)
     while i < n:
@@ -1445,7 +1445,7 @@ def _leaving_for(drafts: list[Draft]) -> None:
                 new.predicate, new.object_type = "works at", _types.ORGANIZATION
 
 
-def read_sentence(sentence: str, ctx: Context) -> list[Draft]:
+def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     """Read the triples of one English sentence.
 
     Args:

@@ -43,7 +43,7 @@ import re
 from dataclasses import dataclass
 
 from language import types as _types
-from language.extract import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Context, Draft
+from language.extract import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Draft, TextContext
 from language.occupations import is_occupation
 from language.segment import has_cjk, is_latin, is_punct, join_words, pos_tag, word_freq, word_tag
 
@@ -514,12 +514,12 @@ def _is_name_like(tok: Tok) -> bool:
 # --- names -------------------------------------------------------------------------------
 
 
-def _surface(toks: list[Tok], ctx: Context) -> str:
+def _surface(toks: list[Tok], ctx: TextContext) -> str:
     words = [ctx.me if t.f == "ME" else t.w for t in toks]
     return join_words(words)
 
 
-def _resolve_single(tok: Tok, ctx: Context) -> str | None:
+def _resolve_single(tok: Tok, ctx: TextContext) -> str | None:
     if tok.f == "ME":
         return ctx.me
     if tok.w in THIRD_PERSON:
@@ -566,7 +566,7 @@ def _split_coordination(toks: list[Tok]) -> list[list[Tok]]:
     return [p for p in parts if p]
 
 
-def _object_names(toks: list[Tok], ctx: Context) -> list[tuple[str, str | None]]:
+def _object_names(toks: list[Tok], ctx: TextContext) -> list[tuple[str, str | None]]:
     names: list[tuple[str, str | None]] = []
     for part in _split_coordination(toks):
         part = _strip_np(part)
@@ -635,13 +635,13 @@ def _pos(toks: list[Tok]) -> str | None:
     return "nr" if toks[0].f == "NAME" else toks[0].f
 
 
-def _owner_name(owner: list[Tok], ctx: Context) -> str | None:
+def _owner_name(owner: list[Tok], ctx: TextContext) -> str | None:
     if len(owner) == 1:
         return _resolve_single(owner[0], ctx)
     return _surface(owner, ctx)
 
 
-def _subject(toks: list[Tok], ctx: Context) -> list[Subject]:
+def _subject(toks: list[Tok], ctx: TextContext) -> list[Subject]:
     toks = [t for t in toks if t.f not in {"d", "MOST"}]
     while toks and (toks[0].w in DEMONSTRATIVES):
         toks = toks[1:]
@@ -806,7 +806,7 @@ def _confidence(verbs: list[str], state: State, clear: bool = False) -> float:
 
 
 def _emit(
-    state: State, predicate: str, obj_toks: list[Tok], neg: bool, conf: float, ctx: Context, valid_from: str | None
+    state: State, predicate: str, obj_toks: list[Tok], neg: bool, conf: float, ctx: TextContext, valid_from: str | None
 ) -> list[Draft]:
     drafts: list[Draft] = []
     for subject in state.subjects:
@@ -839,7 +839,7 @@ def _emit(
     return drafts
 
 
-def _read_copula(toks: list[Tok], k: int, state: State, ctx: Context) -> list[Draft] | None:
+def _read_copula(toks: list[Tok], k: int, state: State, ctx: TextContext) -> list[Draft] | None:
     """Read "A是B" and its attribute forms; ``k`` is the index of 是."""
     left = toks[:k]
     neg = False
@@ -960,7 +960,7 @@ def _read_copula(toks: list[Tok], k: int, state: State, ctx: Context) -> list[Dr
     return _emit(state, "是", right, neg, conf, ctx, state.valid_from)
 
 
-def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: Context, neg_in: bool = False) -> list[Draft]:
+def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: TextContext, neg_in: bool = False) -> list[Draft]:
     """Read one or more verb-object pairs starting at ``pos`` for the current subjects."""
     drafts: list[Draft] = []
     n = len(toks)
@@ -1207,7 +1207,7 @@ def _named_kind(toks: list[Tok], pos: int) -> tuple[list[Tok], list[Tok], int] |
     return name_toks, kind_toks, end
 
 
-def _at_employer(state: State, obj: list[Tok], ctx: Context) -> bool:
+def _at_employer(state: State, obj: list[Tok], ctx: TextContext) -> bool:
     """Whether 在 + ``obj`` says where people work: a company, not a school (在复旦) or a place (在北京)."""
     if not state.subjects or not all(
         s.type == _types.PERSON or s.pos in {"NAME", "nr", "nrfg", "ME"} for s in state.subjects
@@ -1234,7 +1234,7 @@ def _is_school(loc: list[Tok]) -> bool:
 
 
 def _emit_attribute(
-    state: State, obj_toks: list[Tok], neg: bool, conf: float, ctx: Context, valid_from: str | None
+    state: State, obj_toks: list[Tok], neg: bool, conf: float, ctx: TextContext, valid_from: str | None
 ) -> list[Draft]:
     """(owner, attribute, value) for subjects like 我老家: (小何, 老家, 湖南长沙), no link fact."""
     drafts: list[Draft] = []
@@ -1266,7 +1266,7 @@ def _is_verb_like(tok: Tok) -> bool:
 _DATE = re.compile(r"\d{2,4}年(?:\d{1,2}月)?(?:\d{1,2}[日号])?|\d{1,2}月\d{1,2}[日号]")
 
 
-def _read_event(verb: str, neg: bool, valid_from: str | None, state: State, ctx: Context) -> list[Draft] | None:
+def _read_event(verb: str, neg: bool, valid_from: str | None, state: State, ctx: TextContext) -> list[Draft] | None:
     """An event verb without an object: 我和妻子在2015年结婚 / 我1990年出生.
 
     With two coordinated subjects a symmetric event links them: (我, 结婚, 妻子),
@@ -1318,7 +1318,7 @@ def _read_event(verb: str, neg: bool, valid_from: str | None, state: State, ctx:
 _NAME_FILLERS = {"它", "的", "名字", "名", "小名", "大名", "全名", "就", "也", "都"}
 
 
-def _name_after(toks: list[Tok], ctx: Context) -> tuple[str, str | None] | None:
+def _name_after(toks: list[Tok], ctx: TextContext) -> tuple[str, str | None] | None:
     """The name that follows a naming verb: every word up to the clause end (旺 + 财 -> 旺财)."""
     while toks and (toks[-1].w in PARTICLES or toks[-1].f in {"ASP", "y"}):
         toks = toks[:-1]
@@ -1332,7 +1332,7 @@ def _name_after(toks: list[Tok], ctx: Context) -> tuple[str, str | None] | None:
     return name, pos
 
 
-def _rename(state: State, name: str, ctx: Context) -> list[Draft]:
+def _rename(state: State, name: str, ctx: TextContext) -> list[Draft]:
     """Turn (S, 养, 猫) into (S, 猫, 咪咪): the name, not the kind, becomes the entity.
 
     A second name for the same kind (两只猫，一只叫花花，一只叫球球) adds a new fact,
@@ -1365,7 +1365,7 @@ def _rename(state: State, name: str, ctx: Context) -> list[Draft]:
     return []
 
 
-def _read_naming(toks: list[Tok], state: State, ctx: Context) -> list[Draft] | None:
+def _read_naming(toks: list[Tok], state: State, ctx: TextContext) -> list[Draft] | None:
     """Read 叫 / 名叫 / 名字叫 clauses; None when the clause names nothing this way.
 
     * 我的猫叫咪咪 / 我女儿名叫李小雨 -> (owner, 猫/女儿, name), like A的B是C;
@@ -1412,7 +1412,7 @@ def _read_naming(toks: list[Tok], state: State, ctx: Context) -> list[Draft] | N
     ]
 
 
-def _read_clause(clause: str, state: State, ctx: Context) -> list[Draft]:
+def _read_clause(clause: str, state: State, ctx: TextContext) -> list[Draft]:
     toks = [t for t in tag(clause) if not is_punct(t.w) or t.w in {"、", "/", "&"}]
     for t in toks:
         if t.w == "、":
@@ -1501,7 +1501,7 @@ def _is_time_clause(clause: str) -> bool:
     return clause.startswith("当") or clause.endswith(("的时候", "时候", "以后", "之后", "以前", "之前", "期间"))
 
 
-def read_sentence(sentence: str, ctx: Context) -> list[Draft]:
+def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     """Read the triples of one Chinese sentence.
 
     Args:

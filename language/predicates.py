@@ -1,7 +1,7 @@
 """Canonical predicate keys: different wordings of one relation share a key.
 
-The surface predicate stays on the fact for display; retrieval and (later) conflict
-checks use the key, so 喜欢 / 爱 / loves land on ``likes`` and 住在 / lives in on
+The surface predicate stays on the fact for display; retrieval and conflict
+detection use the key, so 喜欢 / 爱 / loves land on ``likes`` and 住在 / lives in on
 ``lives_in``. The lexicon is data and easy to extend; predicates it does not know keep
 their normalised surface form as key, and the Answerer still matches them by
 embedding similarity.

@@ -35,7 +35,7 @@ NOT_IN_MEMORY_ZH = "记忆中没有能回答这个问题的信息。"
 
 
 @dataclass
-class Candidate:
+class AnswerCandidate:
     """An entity the evidence points to, as a possible answer."""
 
     entity_id: str
@@ -149,7 +149,7 @@ def write_with_llm(state: BrokerState, facts: list[Fact], episodes: list[Episode
 
 def rank_answers(
     facts: list[Fact], anchors: list[Entity], answer_type: str | None, asked: frozenset[str] = frozenset()
-) -> list[Candidate]:
+) -> list[AnswerCandidate]:
     """Rank the entities the evidence points to, best first.
 
     A fact credits its *far* end (the one further from the question's anchors), so
@@ -201,7 +201,7 @@ def rank_answers(
         connected = max(len(anchors_within_two(end)), 1)
         support = _path_facts(end, facts, anchor_ids) or touching[end]
         score = total * (1.0 + 0.5 * (connected - 1)) * _type_factor(kind, answer_type)
-        ranked.append(Candidate(end, name, kind, score, support))
+        ranked.append(AnswerCandidate(end, name, kind, score, support))
     ranked.sort(key=lambda candidate: candidate.score, reverse=True)
     return ranked
 
@@ -326,7 +326,7 @@ def compose_answer(
     return _with_reasons(names, supporting, chinese)
 
 
-def _answer_phrase(candidate: Candidate) -> str:
+def _answer_phrase(candidate: AnswerCandidate) -> str:
     """The answer as a phrase: "painting watercolors" when the fact says "enjoys painting" them."""
     fact = candidate.support[0] if candidate.support else None
     if fact is None or fact.object_id != candidate.entity_id or fact.predicate_key not in {"likes", "dislikes"}:

@@ -124,7 +124,7 @@ class Mention:
 
 
 @dataclass
-class Candidate:
+class IdentityCandidate:
     """A stored (or same-episode) entity a mention might be."""
 
     key: str
@@ -150,7 +150,7 @@ class Resolution:
 
 
 Verdict = Literal["merge", "ask", "apart"]
-Adjudicator = Callable[[list[tuple[Mention, Candidate]]], list[tuple[bool, str]]]
+Adjudicator = Callable[[list[tuple[Mention, IdentityCandidate]]], list[tuple[bool, str]]]
 
 
 # -- the node -------------------------------------------------------------------------------
@@ -216,7 +216,7 @@ class Gathered:
     mentions: list[Mention]
     known: dict[str, EntityIdentity]
     settled: dict[str, Resolution]
-    candidates: dict[str, list[Candidate]]
+    candidates: dict[str, list[IdentityCandidate]]
     vectors: dict[str, np.ndarray]
 
 
@@ -308,10 +308,10 @@ def decide(gathered: Gathered, settings: IdentitySettings, adjudicate: Adjudicat
     mentions = gathered.mentions
     known = dict(gathered.known)
     done = dict(gathered.settled)
-    ask: list[tuple[Mention, Candidate]] = []
+    ask: list[tuple[Mention, IdentityCandidate]] = []
     for mention in (m for m in mentions if m.key not in done):
-        best_merge: tuple[Candidate, str, str] | None = None
-        best_ask: Candidate | None = None
+        best_merge: tuple[IdentityCandidate, str, str] | None = None
+        best_ask: IdentityCandidate | None = None
         for candidate in gathered.candidates.get(mention.key, []):
             verdict, method, reason = judge(mention, candidate, settings)
             if verdict == "merge" and (best_merge is None or _rank(candidate) > _rank(best_merge[0])):
@@ -355,7 +355,7 @@ def decide(gathered: Gathered, settings: IdentitySettings, adjudicate: Adjudicat
     return [done[m.key] for m in mentions]
 
 
-def judge(mention: Mention, candidate: Candidate, settings: IdentitySettings) -> tuple[Verdict, str, str]:
+def judge(mention: Mention, candidate: IdentityCandidate, settings: IdentitySettings) -> tuple[Verdict, str, str]:
     """Decide one pair: merge (with the method), ask the LLM, or keep apart.
 
     Args:
@@ -387,7 +387,7 @@ def judge(mention: Mention, candidate: Candidate, settings: IdentitySettings) ->
     return "apart", "", f"cosine {similarity:.3f}"
 
 
-def _rank(candidate: Candidate) -> tuple[bool, float]:
+def _rank(candidate: IdentityCandidate) -> tuple[bool, float]:
     return (candidate.relation is not None, candidate.similarity)
 
 
@@ -430,7 +430,7 @@ def _store_candidates(
     mentions: Sequence[Mention],
     vectors: dict[str, np.ndarray],
     k: int,
-) -> dict[str, list[Candidate]]:
+) -> dict[str, list[IdentityCandidate]]:
     """Gather full-text and vector candidates per mention, with cosine and name relation."""
     found: dict[str, dict[str, str]] = {}
     for mention in mentions:
@@ -452,9 +452,9 @@ def _store_candidates(
         - {identities[eid].name for scores in similarities.values() for eid in scores if eid in identities}
     )
     name_vectors = dict(zip(missing, _embed(embeddings, missing), strict=True))
-    result: dict[str, list[Candidate]] = {}
+    result: dict[str, list[IdentityCandidate]] = {}
     for mention in mentions:
-        listed: list[Candidate] = []
+        listed: list[IdentityCandidate] = []
         for eid, source in found[mention.key].items():
             identity = identities.get(eid)
             if identity is None:
@@ -466,7 +466,9 @@ def _store_candidates(
             else:
                 similarity = float(vectors[mention.key] @ name_vectors[identity.name])
             listed.append(
-                Candidate(identity.key, identity.name, identity.type, similarity, relation, identity.aliases, source)
+                IdentityCandidate(
+                    identity.key, identity.name, identity.type, similarity, relation, identity.aliases, source
+                )
             )
         result[mention.key] = listed
     return result
@@ -482,7 +484,9 @@ def _episode_pairs(
             # The longer name is the canonical one (北京大学, not 北大).
             long, short = (left, right) if len(left.name_key) >= len(right.name_key) else (right, left)
             similarity = float(vectors[long.key] @ vectors[short.key])
-            candidate = Candidate(long.key, long.name, long.type, similarity, name_relation(short.name, long.name))
+            candidate = IdentityCandidate(
+                long.key, long.name, long.type, similarity, name_relation(short.name, long.name)
+            )
             verdict, method, reason = judge(short, candidate, settings)
             if verdict == "merge":
                 pairs.append((similarity, long, short, method, reason))
@@ -574,7 +578,7 @@ _cache_lock = threading.Lock()
 def _llm_adjudicator(spec: str, failures: list[str] | None = None) -> Adjudicator:
     """Return the model adjudicator; a failing model keeps the names apart and is noted in ``failures``."""
 
-    def adjudicate(pairs: list[tuple[Mention, Candidate]]) -> list[tuple[bool, str]]:
+    def adjudicate(pairs: list[tuple[Mention, IdentityCandidate]]) -> list[tuple[bool, str]]:
         with _cache_lock:
             cached = {i: _verdict_cache.get((spec, m.key, c.key)) for i, (m, c) in enumerate(pairs)}
         asked = [i for i, verdict in cached.items() if verdict is None]

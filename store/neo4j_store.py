@@ -4,7 +4,7 @@ Only the dialect hooks differ from FalkorDB: real transactions (one per episode 
 ``execute_write``), reads in READ access mode (a cluster routes them to followers),
 ``IF NOT EXISTS`` constraints and indexes, the native vector index and a whitespace
 full-text analyzer over the same pre-segmented ``search_text`` the FalkorDB backend
-uses. These tests run only when ``NEO4J_URI`` is set.
+uses. The store contract tests run on this backend when ``NEO4J_URI`` is set.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Text-to-Cypher output is model text, so it is checked before it reaches a database,
 and then run in the backend's read-only mode as well (FalkorDB ``GRAPH.RO_QUERY``,
 Neo4j READ access plus an ``EXPLAIN`` query-type check). The guard is needed even so:
-``GRAPH.RO_QUERY`` happily runs ``LOAD CSV`` (it tried to open ``file:///etc/passwd``),
+``GRAPH.RO_QUERY`` runs ``LOAD CSV`` (which would open ``file:///etc/passwd``),
 and Neo4j procedures such as ``apoc.load.*`` or ``dbms.*`` read files, call out or
 change settings without being "writes".
 

@@ -18,7 +18,7 @@ from graphs.broker import graph as broker_graph
 from graphs.ingest import builder as ingest_builder
 from graphs.ingest import graph as ingest_graph
 from schemas.context import Context
-from schemas.models import Fact, IngestReport
+from schemas.models import Fact, IngestReport, Question
 
 TEXTS = [
     {"text": "小李住在北京。", "speaker": "小李"},
@@ -48,6 +48,8 @@ def test_invoke_with_a_context(context: Context) -> None:
     assert all(isinstance(fact, Fact) for fact in result["facts"])
     assert any(f.subject == "小李" and f.object == "北京" for f in result["facts"])
     assert any(e.text == "小李住在北京。" for e in result["episodes"])
+    # The input schema's model is accepted as well as a dict.
+    assert answer_graph.invoke(Question(question="小李住在哪里？"), context=context)["answer"] == result["answer"]
 
     # The broker graph routes on the key: text is remembered, question is answered.
     assert "Acme" in broker_graph.invoke({"question": "Where does Alice work?"}, context=context)["answer"]

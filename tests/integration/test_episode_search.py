@@ -4,10 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from broker.api import Broker
+from broker.resources import get_embeddings, request_scope
+from domain.retrieval import (
+    ANSWER,
+    RECALL,
+    EpisodeSearch,
+    RecipeError,
+    dense_ranking,
+    keyword_ranking,
+    keyword_terms,
+    search_episodes,
+    spread_ranking,
+)
 from language.pronouns import resolve_first_person
-from nodes.rank_episodes import dense_ranking, keyword_ranking, keyword_terms, rank_episodes, spread_ranking
-from schemas.models import Entity, EntityRow, Episode, EpisodeWrite
+from language.question import analyse_question
+from nodes.retrieve_evidence import link_entities
+from schemas.models import DEFAULT_SPEAKER, Entity, EntityRow, Episode, EpisodeWrite
 from store import GraphStore
 from store.base import entity_id
 from tests.integration.plans import EMBED
@@ -50,7 +65,7 @@ def test_a_rare_word_is_found_by_full_text_when_dense_search_misses_it(store: tu
     # The embedding hears "Alice" and "garage"; the rare word decides the full-text rank.
     assert dense_ranking(graph, EMBED, scope, question)[0].id != "e3"
     assert keyword_ranking(graph, scope, question)[0].id == "e3"
-    assert "e3" in [episode.id for episode in rank_episodes(graph, EMBED, scope, question, k=2)]
+    assert "e3" in [episode.id for episode in search_episodes(graph, EMBED, scope, question, (), RECALL.with_limit(2))]
 
 
 def test_an_exact_number_is_found_by_full_text(store: tuple[GraphStore, str]) -> None:
@@ -104,7 +119,9 @@ def test_episode_reads_stay_in_their_scope(store: tuple[GraphStore, str]) -> Non
         # The other scope's entity id is not reachable from this scope either.
         foreign = entity_id(other, "zebra")
         assert graph.episodes_mentioning(scope, {foreign: 1.0}) == []
-        assert [e.id for e in rank_episodes(graph, EMBED, other, "zebra password", k=5)] == ["theirs"]
+        assert [e.id for e in search_episodes(graph, EMBED, other, "zebra password", (), RECALL.with_limit(5))] == [
+            "theirs"
+        ]
     finally:
         graph.delete_scope(other)
 
@@ -145,6 +162,72 @@ def test_recall_finds_a_turn_by_its_rare_words(broker: Broker) -> None:
     for _, speaker, text in CHAT:
         broker.remember(text, speaker=speaker, session_id="s1")
     assert "quokka" in broker.recall("Did Tom give back the quokka?", k=1)[0].text
+
+
+MEMORY = [
+    *((speaker, text) for _, speaker, text in CHAT),
+    ("Alice", "Alice works at a bakery in Boston."),
+    ("Bob", "Bob lives in Denver."),
+    ("Alice", "My sister Carol visited me in Boston last week."),
+    ("Bob", "I am learning to paint sunsets."),
+    ("Alice", "The bakery opens at six in the morning."),
+    ("Bob", "Carol brought a cake from the bakery."),
+]
+
+
+def test_ask_cites_the_retrievers_top_k_and_recall_runs_the_same_retriever(broker: Broker) -> None:
+    for speaker, text in MEMORY:
+        broker.remember(text, speaker=speaker, session_id="s1")
+    question = "Where does Alice work?"
+    answer = broker.ask(question)
+    assert answer.facts and "bakery" in answer.answer  # the facts path answers as before
+
+    graph, embeddings = broker.store, get_embeddings(broker.context)
+    scope = request_scope(None, broker.context)
+    resolved = resolve_first_person(question, DEFAULT_SPEAKER)
+    anchors = link_entities(graph, embeddings, scope, resolved, analyse_question(question, DEFAULT_SPEAKER))
+    behind_ids = list(dict.fromkeys(eid for fact in answer.facts for eid in fact.episode_ids))
+    by_id = {episode.id: episode for episode in graph.episodes_by_ids(scope, behind_ids)}
+    behind = [by_id[eid] for eid in behind_ids]
+    expected = search_episodes(graph, embeddings, scope, resolved, anchors.values(), ANSWER, behind)
+    # Twelve turns, ten cited: the answer's episodes are exactly the retriever's top k, best first.
+    assert len(expected) == ANSWER.limit == 10
+    assert [episode.id for episode in answer.episodes] == [episode.id for episode in expected]
+    assert "bakery in Boston" in answer.episodes[0].text
+
+    recalled = search_episodes(graph, embeddings, scope, resolved, anchors.values(), RECALL.with_limit(4))
+    assert [episode.id for episode in broker.recall(question, k=4)] == [episode.id for episode in recalled]
+    # With facts found, ANSWER ranks as RECALL does: recall's first four are the answer's first four.
+    assert [episode.id for episode in recalled] == [episode.id for episode in answer.episodes[:4]]
+
+
+def test_the_evidence_is_ignored_fused_or_put_first_as_the_recipe_says(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    for eid, speaker, text in CHAT:
+        write(graph, scope, eid, speaker, text)
+    question = "Where does Alice keep the quokka, in the garage?"
+    behind = graph.episodes_by_ids(scope, ["e6"])
+    ignored = search_episodes(graph, EMBED, scope, question, (), RECALL.with_limit(6), behind)
+    assert ignored == search_episodes(graph, EMBED, scope, question, (), RECALL.with_limit(6))
+    fused = search_episodes(graph, EMBED, scope, question, (), EpisodeSearch.of(evidence="fuse", limit=6), behind)
+    assert [e.id for e in fused].index("e6") < [e.id for e in ignored].index("e6")
+    led = search_episodes(graph, EMBED, scope, question, (), EpisodeSearch.of(evidence="lead", limit=3), behind)
+    assert [e.id for e in led] == ["e6", *[e.id for e in ignored if e.id != "e6"][:2]]
+
+
+def test_recall_refuses_a_limit_out_of_range(broker: Broker) -> None:
+    with pytest.raises(RecipeError, match="limit"):
+        broker.recall("anything", k=0)
+    with pytest.raises(ValueError, match="limit"):
+        broker.recall("anything", k=101)
+
+
+def test_an_answer_with_no_fact_cites_episodes_only_when_one_is_close(broker: Broker) -> None:
+    for speaker, text in MEMORY:
+        broker.remember(text, speaker=speaker, session_id="s1")
+    unrelated = broker.ask("What is the boiling point of mercury in kelvin?")
+    assert not unrelated.facts and unrelated.episodes == []
+    assert unrelated.answer == "I have nothing in memory about that."
 
 
 def test_episodes_stored_before_the_index_get_their_search_text(store: tuple[GraphStore, str]) -> None:

@@ -68,12 +68,25 @@ def test_identical_turns_stay_separate_episodes(broker: Broker, sample_file: Pat
 def test_evaluation_reports_both_rankings_in_the_documented_shape(broker: Broker, sample_file: Path) -> None:
     result = evaluate(broker, sample_file, ks=(1, 3))
     assert result["questions"] == 3  # category 5 is skipped
-    for name in ("broker", "dense_baseline", "dense_text_only_baseline"):
+    for name in ("broker", "recall_baseline", "dense_baseline", "dense_text_only_baseline"):
         figures = result[name]
         assert set(figures) == {"recall@1", "recall@3", "by_category"}
         assert 0.0 <= figures["recall@1"] <= figures["recall@3"] <= 1.0
         assert set(figures["by_category"]) == {"1", "2", "4"}
-    assert result["broker"]["recall@3"] == 1.0  # six turns: every gold turn is in the broker's top 3
+    assert result["broker"]["recall@3"] == 1.0  # six turns: every gold turn is among the episodes ask cites
+    assert result["recall_baseline"]["recall@3"] == 1.0
+
+
+def test_evaluation_measures_the_episodes_ask_cites(broker: Broker, sample_file: Path) -> None:
+    result = evaluate(broker, sample_file, ks=(1,))
+    cited = broker.ask("Where does Melanie work?", agent_id="locomo-tiny").episodes
+    assert [episode.external_id for episode in cited][:1] == ["D1:2"]
+    assert result["broker"]["by_category"]["4"]["recall@1"] == 1.0
+
+
+def test_cut_offs_stop_at_what_an_answer_cites(broker: Broker, sample_file: Path) -> None:
+    with pytest.raises(ValueError, match="from 1 to 10"):
+        evaluate(broker, sample_file, ks=(5, 20))
 
 
 def test_a_file_that_is_not_locomo_is_refused(tmp_path: Path) -> None:
@@ -97,3 +110,5 @@ def test_cli_eval_json(cli, sample_file: Path) -> None:
     assert result["questions"] == 3 and "recall@3" in result["dense_baseline"]
     bad = cli("eval", "locomo", str(sample_file), "--k", "ten", check=False)
     assert bad.returncode != 0 and "--k" in bad.stderr
+    too_deep = cli("eval", "locomo", str(sample_file), "--k", "5,20", check=False)
+    assert too_deep.returncode != 0 and "from 1 to 10" in too_deep.stderr

@@ -1,6 +1,6 @@
 """Hostile values in every slot a caller fills: refused in one line, or kept in the caller's memory only.
 
-Each payload family (NUL, the old id separator, line-break injection, invisible and
+Each payload family (NUL, the id part separator US, line-break injection, invisible and
 bidi characters, look-alike agent ids, Cypher and regex fragments, lone surrogates...)
 goes into each slot (agent, session, speaker, source, time, external id, derived_from,
 text, question, as-of, conflict id, merge id, entity name, source name, recall query)
@@ -278,7 +278,11 @@ def _check_accepted(memories: Memories, slot: str, value: str, result: Any, befo
     if slot in ("question", "ask_agent_id", "ask_speaker", "as_of"):
         assert all(episode.agent_id == ("A" if slot != "ask_agent_id" else value or "A") for episode in result.episodes)
         assert not {fact.id for fact in [*result.facts, *result.history]} & b_facts
-        assert "Globex" not in result.answer and "Bob works" not in result.answer
+        # B's words never reach A's answer; "Globex" may, but only from A's own memory
+        # (other families store hostile texts, this one's word included, in A).
+        assert "Bob works" not in result.answer
+        if "Globex" in result.answer:
+            assert any("Globex" in episode.text for episode in result.episodes)
         return
     if slot == "query":
         assert all(episode.agent_id == "A" for episode in result)
@@ -386,7 +390,10 @@ def test_cli_backslash_speakers_ingest_and_ask(cli: RunCli) -> None:
         assert report["episodes"] == 1 and report["facts"] >= 1
         reply = json.loads(cli("ask", "Where do I work?", "--speaker", speaker, "--json").stdout)
         assert company in reply["answer"]
-        assert {episode["speaker"] for episode in reply["episodes"]} == {speaker}
+        # The answer rests on the speaker's own fact and turn (other turns of the same
+        # memory may follow it among the retrieved episodes).
+        assert {fact["subject"] for fact in reply["facts"]} == {speaker}
+        assert reply["episodes"][0]["speaker"] == speaker
 
 
 def test_cli_refuses_an_agent_id_with_a_space(cli: RunCli) -> None:

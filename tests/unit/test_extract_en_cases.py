@@ -2,7 +2,7 @@
 
 Each case names the facts that matter by canonical predicate key (what conflict
 detection and retrieval compare) and, where the sentence says when, the time
-qualifier kept in ``valid_from``; junk facts the rules used to produce are listed
+qualifier kept in ``valid_from``; junk facts the rules must not produce are listed
 as absent. Changes of state ("no longer", "stopped using", "and now I ...") must
 give the old value negated and the new one positive under the same key, which is
 what lets the old fact be superseded.

@@ -6,8 +6,10 @@ import os
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from graphs import answer, broker, ingest
+from schemas.state import BrokerInput
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
@@ -23,10 +25,16 @@ def test_graph_drawing_matches_snapshot(module) -> None:
     assert drawing == snapshot.read_text()
 
 
+def described(schema: dict) -> bool:
+    """Whether every field of a JSON schema has a description (Studio shows it beside the field)."""
+    return all(field.get("description") for field in schema["properties"].values())
+
+
 def test_answer_graph_has_a_narrow_public_schema() -> None:
     input_schema = answer.graph.get_input_jsonschema()
     assert set(input_schema["properties"]) == {"question", "speaker", "agent_id", "session_id", "as_of"}
     assert input_schema["required"] == ["question"]
+    assert described(input_schema)
     assert set(answer.graph.get_output_jsonschema()["properties"]) == {
         "answer",
         "facts",
@@ -50,6 +58,28 @@ def test_ingest_graph_takes_a_perception() -> None:
         "derived_from",
     }
     assert schema["required"] == ["text"]
+    assert described(schema)
+
+
+def test_broker_graph_takes_either_and_returns_what_ingest_or_answer_return() -> None:
+    schema = broker.graph.get_input_jsonschema()
+    assert set(schema["properties"]) == set(ingest.graph.get_input_jsonschema()["properties"]) | set(
+        answer.graph.get_input_jsonschema()["properties"]
+    )
+    assert "required" not in schema and described(schema)
+    assert set(broker.graph.get_output_jsonschema()["properties"]) == set(
+        ingest.graph.get_output_jsonschema()["properties"]
+    ) | set(answer.graph.get_output_jsonschema()["properties"])
+
+
+def test_broker_input_is_a_text_or_a_question() -> None:
+    assert BrokerInput(question="Where does Alice work?").text is None
+    assert BrokerInput(text="Alice works at Acme.", speaker="Alice").question is None
+    for neither_or_both in ({}, {"text": "Alice works at Acme.", "question": "Where does Alice work?"}):
+        with pytest.raises(ValidationError, match="either a text to remember or a question"):
+            BrokerInput(**neither_or_both)
+    with pytest.raises(ValidationError, match="question is empty"):  # the bounds of Question still apply
+        BrokerInput(question=" ")
 
 
 @pytest.mark.parametrize("module", [ingest, answer, broker])

@@ -173,8 +173,13 @@ def test_question_checks_its_fields() -> None:
         Question(question="who", as_of="2" * 101)
     with pytest.raises(ValidationError, match="as_of: not an ISO date"):
         Question(question="who", as_of="yesterday")
-    # An empty optional value means "not given", as it always did.
-    assert Question(question="who", agent_id="", speaker="").agent_id is None
+    # Only None means "not given": an explicitly empty id is refused (an unset shell variable
+    # passed as --agent "$AGENT" must not fall back to the default agent's memory).
+    assert Question(question="who", agent_id=None, speaker=None).agent_id is None
+    with pytest.raises(ValidationError, match="agent_id is empty"):
+        Question(question="who", agent_id="")
+    with pytest.raises(ValidationError, match="speaker is empty"):
+        Question(question="who", speaker="")
 
 
 @pytest.mark.parametrize("speaker", ["Bob\\", "a\\1b", "x\\g<0>y", "\\"])

@@ -52,8 +52,9 @@ def test_entry_imports_a_described_compiled_graph(graph_id: str) -> None:
     assert graph.name == graph_id
     # langgraph dev refuses a graph compiled with its own checkpointer.
     assert graph.checkpointer is None
-    # Studio renders its input form and the run-settings form from these.
-    assert graph.get_input_jsonschema()["properties"]
+    # Studio renders its input form and the run-settings form from these, each field with its description.
+    fields = graph.get_input_jsonschema()["properties"]
+    assert fields and all(field.get("description") for field in fields.values()), graph_id
     run_settings = set(graph.get_context_jsonschema()["properties"])
     assert {"agent_id", "review_policy"} <= run_settings and not {"home", "store", "llm"} & run_settings
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from nodes.rank_episodes import RRF_K, keyword_terms, reciprocal_rank_fusion
+from domain.retrieval import RRF_K, keyword_terms, reciprocal_rank_fusion
 from schemas.models import Episode
 
 

@@ -20,8 +20,8 @@ from language.names import (
 from language.predicates import predicate_key
 from nodes.build_facts import collect_facts, fact_identity
 from nodes.resolve_entities import (
-    Candidate,
     Gathered,
+    IdentityCandidate,
     IdentitySettings,
     IdentityVerdict,
     IdentityVerdicts,
@@ -125,8 +125,8 @@ def test_numbers_keep_versions_apart() -> None:
 # -- decisions -------------------------------------------------------------------------------
 
 
-def candidate(name: str, kind: str, similarity: float, relation: str | None = None) -> Candidate:
-    return Candidate(mention_key(name, kind), name, kind, similarity, relation)
+def candidate(name: str, kind: str, similarity: float, relation: str | None = None) -> IdentityCandidate:
+    return IdentityCandidate(mention_key(name, kind), name, kind, similarity, relation)
 
 
 def test_judge_merges_a_confirmed_lexical_relation() -> None:
@@ -177,7 +177,7 @@ def test_context_carries_the_measured_thresholds() -> None:
     assert context.identity_llm_floor < context.identity_lexical_similarity
 
 
-def _gathered(mentions: list[Mention], candidates: dict[str, list[Candidate]]) -> Gathered:
+def _gathered(mentions: list[Mention], candidates: dict[str, list[IdentityCandidate]]) -> Gathered:
     vectors = {m.key: np.ones(4, dtype=np.float32) / 2 for m in mentions}
     return Gathered(mentions, {}, {}, candidates, vectors)
 
@@ -189,9 +189,9 @@ def test_decide_keys_new_entities_and_asks_the_llm_only_for_the_band() -> None:
     [offline] = decide(gathered, SETTINGS)
     assert offline.is_new and offline.key == "微软" and offline.method is None
 
-    asked: list[list[tuple[Mention, Candidate]]] = []
+    asked: list[list[tuple[Mention, IdentityCandidate]]] = []
 
-    def yes(pairs: list[tuple[Mention, Candidate]]) -> list[tuple[bool, str]]:
+    def yes(pairs: list[tuple[Mention, IdentityCandidate]]) -> list[tuple[bool, str]]:
         asked.append(pairs)
         return [(True, "translation")]
 
@@ -199,7 +199,7 @@ def test_decide_keys_new_entities_and_asks_the_llm_only_for_the_band() -> None:
     assert (merged.key, merged.method, merged.is_new) == (stored.key, "llm", False)
     assert "translation" in merged.reason and len(asked) == 1
 
-    def broken(pairs: list[tuple[Mention, Candidate]]) -> list[tuple[bool, str]]:
+    def broken(pairs: list[tuple[Mention, IdentityCandidate]]) -> list[tuple[bool, str]]:
         raise RuntimeError("model down")
 
     [kept] = decide(gathered, SETTINGS, broken)

@@ -1,0 +1,1 @@
+"""domain logic: plain functions over GraphStore and Embeddings."""
