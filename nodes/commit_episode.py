@@ -15,8 +15,8 @@ from langchain_core.embeddings import Embeddings
 from langgraph.runtime import Runtime
 
 from broker.resources import get_embeddings, get_store
+from domain.episodes import fact_of_row
 from language.pronouns import resolve_first_person
-from nodes.build_facts import fact_of_row
 from schemas.context import RunContext, deployment
 from schemas.models import EpisodeWrite, FactUpdate, IngestReport
 from schemas.state import BrokerState

@@ -21,8 +21,8 @@ from typing import Any
 from langgraph.runtime import Runtime
 
 from broker.resources import get_store
+from domain.episodes import fact_of_row
 from language.predicates import is_single_valued
-from nodes.build_facts import fact_of_row
 from schemas.context import RunContext, deployment
 from schemas.ids import stable_id
 from schemas.models import Conflict, ConflictKind, EpisodeWrite, Fact

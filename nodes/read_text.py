@@ -21,11 +21,11 @@ from langgraph.runtime import Runtime
 
 from broker.models import ModelError, ask_model
 from broker.resources import get_store, request_scope
+from domain.episodes import make_episode, needs_writing
 from language.extract import extract_quintuples
 from language.names import bounded_names
 from language.pronouns import is_first_person
 from language.segment import detect_language
-from nodes.build_facts import make_episode, needs_writing
 from prompts.reader import READER_SYSTEM_EN, READER_SYSTEM_ZH, READER_USER
 from schemas.context import RunContext, deployment
 from schemas.ids import EPISODE_TOO_LONG_HINT, MAX_EPISODE_CHARS, check_text

@@ -45,6 +45,7 @@ from pydantic import BaseModel, Field
 
 from broker.models import ModelError, ask_model
 from broker.resources import get_embeddings, get_store, request_scope
+from domain.episodes import fact_identity, make_episode, needs_writing
 from language.names import (
     TYPE_CLASSES,
     classes_compatible,
@@ -60,7 +61,6 @@ from language.names import (
     type_class,
 )
 from language.predicates import predicate_key
-from nodes.build_facts import fact_identity, make_episode, needs_writing
 from prompts.builder import IDENTITY_SYSTEM, IDENTITY_USER
 from schemas.context import Context, RunContext, deployment
 from schemas.ids import stable_id

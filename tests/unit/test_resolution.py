@@ -7,6 +7,7 @@ import string
 import numpy as np
 import pytest
 
+from domain.episodes import collect_facts, fact_identity
 from language.names import (
     classes_compatible,
     digits_differ,
@@ -18,7 +19,6 @@ from language.names import (
     type_class,
 )
 from language.predicates import predicate_key
-from nodes.build_facts import collect_facts, fact_identity
 from nodes.resolve_entities import (
     Gathered,
     IdentityCandidate,
