@@ -17,7 +17,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from broker.resources import get_embeddings, get_store, request_scope
 from broker.reviews import ReviewDesk
 from domain.retrieval import RECALL, reciprocal_rank_fusion, search_episodes
 from language.chunks import split_perception
@@ -26,6 +25,7 @@ from language.pronouns import resolve_first_person
 from language.question import analyse_question
 from nodes.retrieve_evidence import decay, link_entities
 from nodes.review_conflicts import parse_decision
+from providers.resources import get_embeddings, get_store, request_scope
 from schemas.context import Context
 from schemas.ids import InvalidInput, check_conflict_id, check_merge_id, check_name, check_optional, check_text
 from schemas.models import (

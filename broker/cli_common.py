@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
 
-from broker.models import ModelError
+from providers.chat_models import ModelError
 from schemas.context import Context
 from schemas.ids import error_line
 from store import StoreError

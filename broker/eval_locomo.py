@@ -29,8 +29,8 @@ from typing import Any
 import numpy as np
 
 from broker.api import Broker
-from broker.resources import get_embeddings
 from domain.retrieval import ANSWER
+from providers.resources import get_embeddings
 from schemas.models import Perception
 
 ANSWERABLE = {1, 2, 3, 4}

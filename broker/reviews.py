@@ -27,7 +27,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
-from broker.resources import get_store
+from providers.resources import get_store
 from schemas.context import Context
 from schemas.models import Conflict, IngestReport, Perception
 

@@ -26,8 +26,8 @@ from pydantic import BaseModel, Field, ValidationError
 
 from broker.api import Broker
 from broker.describe import describe_answer, describe_episodes, fact_line
-from broker.resources import request_scope
 from language.chunks import split_perception
+from providers.resources import request_scope
 from schemas.ids import check_optional, check_text, error_messages
 from schemas.models import Answer, Conflict, Episode, Fact, IngestReport, Perception
 

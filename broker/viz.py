@@ -602,8 +602,8 @@ def neighbourhood(
     Raises:
         ValueError: If no entity has that name.
     """
-    from broker.resources import request_scope
     from language.names import normalize_name
+    from providers.resources import request_scope
 
     scope = request_scope(agent_id, broker.context)
     store = broker.store
@@ -678,7 +678,7 @@ def evidence(answer: Answer, question: str) -> Picture:
 
 def overview(broker: Broker, *, agent_id: str | None = None, max_entities: int = 100, max_facts: int = 300) -> Picture:
     """Draw the most mentioned entities and the facts among them (both capped)."""
-    from broker.resources import request_scope
+    from providers.resources import request_scope
 
     scope = request_scope(agent_id, broker.context)
     entities = broker.store.list_entities(scope, max_entities)

@@ -20,11 +20,11 @@ from langgraph.runtime import Runtime
 from langgraph.types import Overwrite
 from pydantic import BaseModel, Field
 
-from broker.models import ModelError, ask_model
 from language.names import is_mentioned
 from language.pronouns import resolve_first_person
 from nodes.retrieve_evidence import MENTION_LINK_WEIGHT, affirmed_relations, asked_relations
 from prompts.answerer import ANSWER_SYSTEM, ANSWER_USER
+from providers.chat_models import ModelError, ask_model
 from schemas.context import RunContext, deployment
 from schemas.models import DEFAULT_SPEAKER, Entity, Episode, Fact, QuestionAnalysis
 from schemas.state import BrokerState
@@ -129,7 +129,7 @@ def write_with_llm(state: BrokerState, facts: list[Fact], episodes: list[Episode
     """Ask the chat model to answer from the evidence, citing fact and episode ids.
 
     Raises:
-        ModelError: If the model fails (``broker.models.ask_model``).
+        ModelError: If the model fails (``providers.chat_models.ask_model``).
     """
     steps = [
         f"{number}. {hop.question} -> {', '.join(entity.name for entity in hop.answers) or '?'}"

@@ -16,8 +16,8 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from broker.resources import get_predicate_matcher, get_store, request_scope
 from domain.episodes import collect_entities, collect_facts, make_episode, needs_writing
+from providers.resources import get_predicate_matcher, get_store, request_scope
 from schemas.context import RunContext, deployment
 from schemas.ids import check_fact_ids
 from schemas.models import EpisodeWrite, IngestReport

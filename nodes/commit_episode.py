@@ -14,9 +14,9 @@ from typing import Any
 from langchain_core.embeddings import Embeddings
 from langgraph.runtime import Runtime
 
-from broker.resources import get_embeddings, get_store
 from domain.episodes import fact_of_row
 from language.pronouns import resolve_first_person
+from providers.resources import get_embeddings, get_store
 from schemas.context import RunContext, deployment
 from schemas.models import EpisodeWrite, FactUpdate, IngestReport
 from schemas.state import BrokerState

@@ -15,9 +15,9 @@ from typing import Any
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from broker.models import ModelError, ask_model
 from language.decompose import SLOT, decompose
 from prompts.answerer import DECOMPOSE_SYSTEM, DECOMPOSE_USER
+from providers.chat_models import ModelError, ask_model
 from schemas.context import MAX_HOPS_LIMIT, Context, RunContext, deployment
 from schemas.models import DEFAULT_SPEAKER
 from schemas.state import BrokerState
@@ -61,7 +61,7 @@ def plan_with_llm(question: str, speaker: str, context: Context) -> Decompositio
     """Ask the chat model for the sub-questions.
 
     Raises:
-        ModelError: If the model fails (``broker.models.ask_model``).
+        ModelError: If the model fails (``providers.chat_models.ask_model``).
     """
     messages = [
         ("system", DECOMPOSE_SYSTEM.format(max_hops=context.max_hops)),

@@ -20,9 +20,9 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from broker.resources import get_store
 from domain.episodes import fact_of_row
 from language.predicates import is_single_valued
+from providers.resources import get_store
 from schemas.context import RunContext, deployment
 from schemas.ids import stable_id
 from schemas.models import Conflict, ConflictKind, EpisodeWrite, Fact

@@ -45,9 +45,9 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from broker.models import ModelError, ask_model, load_chat_model
-from broker.resources import get_store, request_scope
 from prompts.cypher import CYPHER_REPAIR, CYPHER_SYSTEM, CYPHER_USER
+from providers.chat_models import ModelError, ask_model, load_chat_model
+from providers.resources import get_store, request_scope
 from schemas.context import RunContext, deployment
 from schemas.models import DEFAULT_SPEAKER, Fact
 from schemas.state import BrokerState
@@ -258,7 +258,7 @@ def generate_and_run(
 
 
 def _ask(model: BaseChatModel, messages: list[tuple[str, str]], spec: str = "") -> GeneratedQuery:
-    """Return the model's structured query (bounded time and requests: ``broker.models.ask_model``).
+    """Return the model's structured query (bounded time and requests: ``providers.chat_models.ask_model``).
 
     Raises:
         TextToCypherError: If the model call fails (network, refusal, malformed output);

@@ -19,14 +19,14 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from broker.models import ModelError, ask_model
-from broker.resources import get_store, request_scope
 from domain.episodes import make_episode, needs_writing
 from language.extract import extract_quintuples
 from language.names import bounded_names
 from language.pronouns import is_first_person
 from language.segment import detect_language
 from prompts.reader import READER_SYSTEM_EN, READER_SYSTEM_ZH, READER_USER
+from providers.chat_models import ModelError, ask_model
+from providers.resources import get_store, request_scope
 from schemas.context import RunContext, deployment
 from schemas.ids import EPISODE_TOO_LONG_HINT, MAX_EPISODE_CHARS, check_text
 from schemas.models import DEFAULT_SPEAKER, READ_FALLBACK, Extraction, Quintuple
@@ -76,7 +76,7 @@ def extract_with_llm(text: str, speaker: str, llm_spec: str) -> list[Quintuple]:
     """Ask the chat model for quintuples in the ``Extraction`` schema.
 
     Raises:
-        ModelError: If the model fails (``broker.models.ask_model``).
+        ModelError: If the model fails (``providers.chat_models.ask_model``).
     """
     system = READER_SYSTEM_ZH if detect_language(text) == "zh" else READER_SYSTEM_EN
     extraction = ask_model(

@@ -16,7 +16,6 @@ from typing import Any
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from broker.models import ModelError, ask_model
 from language.decompose import description_of, relation_word
 from language.names import fold_text
 from language.predicates import predicate_key
@@ -24,6 +23,7 @@ from language.pronouns import resolve_first_person
 from nodes.answer_question import is_compatible_type, rank_answers
 from nodes.retrieve_evidence import MENTION_LINK_WEIGHT
 from prompts.answerer import REASON_SYSTEM, REASON_USER
+from providers.chat_models import ModelError, ask_model
 from schemas.context import RunContext, deployment
 from schemas.models import DEFAULT_SPEAKER, Entity, Fact, Hop
 from schemas.state import BrokerState
@@ -145,7 +145,7 @@ def answer_with_llm(hop: Hop, llm_spec: str) -> tuple[list[Entity], list[Fact]]:
     """Ask the chat model which entity answers the hop; keep only what the cited facts name.
 
     Raises:
-        ModelError: If the model fails (``broker.models.ask_model``).
+        ModelError: If the model fails (``providers.chat_models.ask_model``).
     """
     facts = "\n".join(f"[{fact.id}] {fact.sentence()}" for fact in hop.facts)
     messages = [("system", REASON_SYSTEM), ("user", REASON_USER.format(question=hop.question, facts=facts))]

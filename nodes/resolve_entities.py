@@ -43,8 +43,6 @@ from langchain_core.embeddings import Embeddings
 from langgraph.runtime import Runtime
 from pydantic import BaseModel, Field
 
-from broker.models import ModelError, ask_model
-from broker.resources import get_embeddings, get_store, request_scope
 from domain.episodes import fact_identity, make_episode, needs_writing
 from language.names import (
     TYPE_CLASSES,
@@ -62,6 +60,8 @@ from language.names import (
 )
 from language.predicates import predicate_key
 from prompts.builder import IDENTITY_SYSTEM, IDENTITY_USER
+from providers.chat_models import ModelError, ask_model
+from providers.resources import get_embeddings, get_store, request_scope
 from schemas.context import Context, RunContext, deployment
 from schemas.ids import stable_id
 from schemas.models import ENTITY_TYPES, EntityRow, EpisodeWrite, MergeMethod, MergeRecord, Quintuple

@@ -26,13 +26,13 @@ import numpy as np
 from langchain_core.embeddings import Embeddings
 from langgraph.runtime import Runtime
 
-from broker.resources import get_embeddings, get_store, request_scope
 from domain.retrieval import ANSWER, search_episodes
 from language.names import fold_text, is_mentioned, normalize_name, search_text
 from language.occupations import OCCUPATION_KEY, is_occupation
 from language.predicates import PREDICATE_LEXICON, TIME_SENSITIVE, predicate_key
 from language.pronouns import resolve_first_person
 from language.segment import tokens
+from providers.resources import get_embeddings, get_store, request_scope
 from schemas.context import Context, RunContext, deployment
 from schemas.models import DEFAULT_SPEAKER, Entity, Episode, Fact, QuestionAnalysis, parse_instant
 from schemas.state import BrokerState

@@ -13,10 +13,10 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
-from broker.resources import request_scope
 from language.decompose import SLOT, fill_slots
 from language.question import analyse_question
 from nodes.retrieve_evidence import gather_evidence
+from providers.resources import request_scope
 from schemas.context import RunContext, deployment
 from schemas.models import DEFAULT_SPEAKER, Entity, Hop, parse_instant
 from schemas.state import BrokerState

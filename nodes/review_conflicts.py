@@ -29,7 +29,7 @@ from typing import Any, Literal
 from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 
-from broker.resources import get_store
+from providers.resources import get_store
 from schemas.context import DEFAULT_AUTHORITY, Context, RunContext, deployment
 from schemas.models import Conflict, ConflictDecision, EpisodeWrite, Fact, FactUpdate
 from schemas.state import BrokerState

@@ -18,8 +18,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from broker.embeddings import load_embeddings  # noqa: E402
 from language.predicates import PREDICATE_LEXICON, PredicateMatcher, predicate_key  # noqa: E402
+from providers.embeddings import load_embeddings  # noqa: E402
 from schemas.context import Context  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "predicate_pairs.jsonl"

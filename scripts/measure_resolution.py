@@ -34,9 +34,9 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
-from broker.embeddings import load_embeddings
 from language.names import search_text
 from nodes.resolve_entities import Gathered, IdentitySettings, collect_mentions, decide, gather
+from providers.embeddings import load_embeddings
 from schemas.context import Context
 from schemas.models import EntityRow, Episode, EpisodeWrite, Quintuple
 from store import GraphStore

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from broker.api import Broker
-from broker.models import register_chat_model
-from broker.resources import close_stores, get_embeddings
+from providers.chat_models import register_chat_model
+from providers.resources import close_stores, get_embeddings
 from schemas.context import Context
 from store import GraphStore, open_store
 from store.embedded import EmbeddedFalkorDB

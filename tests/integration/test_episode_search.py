@@ -7,7 +7,6 @@ from collections.abc import Sequence
 import pytest
 
 from broker.api import Broker
-from broker.resources import get_embeddings, request_scope
 from domain.retrieval import (
     ANSWER,
     RECALL,
@@ -22,6 +21,7 @@ from domain.retrieval import (
 from language.pronouns import resolve_first_person
 from language.question import analyse_question
 from nodes.retrieve_evidence import link_entities
+from providers.resources import get_embeddings, request_scope
 from schemas.models import DEFAULT_SPEAKER, Entity, EntityRow, Episode, EpisodeWrite
 from store import GraphStore
 from store.base import entity_id

@@ -28,11 +28,11 @@ from pydantic import ValidationError
 
 from broker.api import Broker
 from broker.ingest_files import MAX_CHUNK_CHARS
-from broker.resources import close_stores
 from broker.tools import memory_tools
 from domain.episodes import make_episode
 from graphs.answer import graph as answer_graph
 from graphs.ingest import graph as ingest_graph
+from providers.resources import close_stores
 from schemas.context import Context
 from schemas.ids import error_line
 from schemas.state import BrokerState

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import pytest
 
 from broker.api import Broker
-from broker.models import register_chat_model
 from nodes.resolve_entities import IdentityVerdict, IdentityVerdicts
+from providers.chat_models import register_chat_model
 from schemas.context import Context
 from schemas.models import Extraction, Quintuple
 from tests.fakes import ScriptedChatModel

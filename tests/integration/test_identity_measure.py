@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from broker.embeddings import load_embeddings
+from providers.embeddings import load_embeddings
 from schemas.context import Context
 from scripts.measure_resolution import embedded_graphs, load_pairs, measure
 

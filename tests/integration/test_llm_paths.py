@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from broker.api import Broker
-from broker.models import reset_chat_models
 from nodes.answer_question import CitedAnswer
+from providers.chat_models import reset_chat_models
 from schemas.context import Context
 from schemas.models import Extraction, Quintuple
 from tests.fakes import ScriptedChatModel

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from broker.api import Broker
-from broker.resources import close_stores
+from providers.resources import close_stores
 from schemas.context import Context
 from store.embedded import EmbeddedFalkorDB
 from tests.integration.scenarios import EN, ZH

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from broker.api import Broker
-from broker.resources import request_scope
 from nodes.answer_question import NOT_IN_MEMORY_EN, CitedAnswer
 from nodes.decompose_question import Decomposition
 from nodes.reason_hop import HopAnswer
+from providers.resources import request_scope
 from schemas.context import Context
 from schemas.models import Answer, Fact
 from tests.fakes import ScriptedChatModel

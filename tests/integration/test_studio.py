@@ -32,8 +32,8 @@ from typing import Any
 import pytest
 
 from broker.api import Broker
-from broker.resources import close_stores
 from graphs import answer, broker, ingest
+from providers.resources import close_stores
 from schemas.context import Context, RunContext, deployment
 from store.embedded import EmbeddedFalkorDB
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from broker.embeddings import load_embeddings
 from language.predicates import PREDICATE_LEXICON, PredicateMatcher, predicate_key
+from providers.embeddings import load_embeddings
 from schemas.context import Context
 
 ROOT = Path(__file__).resolve().parents[2]

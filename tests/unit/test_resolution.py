@@ -283,7 +283,7 @@ def test_prompt_placeholders() -> None:
 
 
 def test_llm_adjudicator_asks_once_and_caches(monkeypatch: pytest.MonkeyPatch) -> None:
-    from broker.models import register_chat_model
+    from providers.chat_models import register_chat_model
 
     model = ScriptedChatModel()
     register_chat_model("fake:identity", model)

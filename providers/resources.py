@@ -13,8 +13,8 @@ from pathlib import Path
 
 from langchain_core.embeddings import Embeddings
 
-from broker.embeddings import embedding_dimension, load_embeddings
 from language.predicates import PredicateMatcher
+from providers.embeddings import embedding_dimension, load_embeddings
 from schemas.context import Context
 from schemas.ids import check_optional
 from store import GraphStore, open_store
