@@ -111,8 +111,8 @@ class Request(TypedDict, total=False):
     derived_from: list[str] | None
 
 
-class BrokerState(Request, total=False):
-    """Shared state of the ingest, answer and broker graphs: the request, then what nodes add."""
+class IngestState(Request, total=False):
+    """State of the ingest graph (Reader -> Builder -> review -> commit)."""
 
     # Reader
     quintuples: list[Quintuple]
@@ -126,7 +126,12 @@ class BrokerState(Request, total=False):
     plan: EpisodeWrite | None
     report: IngestReport
     conflicts: list[Conflict]
-    # Answerer
+
+
+class AnswerState(Request, total=False):
+    """State of the answer graph (analyse -> retrieve or the multi-hop loop -> answer)."""
+
+    notes: Annotated[list[str], add_notes]
     analysis: QuestionAnalysis
     sub_questions: list[str]
     hop_budget: int
@@ -138,3 +143,7 @@ class BrokerState(Request, total=False):
     query_rows: list[dict[str, Any]]
     query_error: str | None
     answer: str
+
+
+class BrokerState(IngestState, AnswerState, total=False):
+    """State of the broker graph: the request, then what the ingest or answer subgraph returns."""
