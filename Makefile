@@ -31,6 +31,7 @@ lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy broker domain graphs language nodes prompts providers schemas store
+	$(BIN)/lint-imports
 	LANGGRAPH_CLI_NO_ANALYTICS=1 $(BIN)/langgraph validate
 
 # Headless Chromium for tests/integration/test_viz.py: installed only when missing and running

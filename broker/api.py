@@ -18,13 +18,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from broker.reviews import ReviewDesk
+from domain.evidence import decay, link_entities
+from domain.identity import unmerge
 from domain.retrieval import RECALL, reciprocal_rank_fusion, search_episodes
+from domain.truth import parse_decision
 from language.chunks import split_perception
 from language.names import normalize_name
 from language.pronouns import resolve_first_person
 from language.question import analyse_question
-from nodes.retrieve_evidence import decay, link_entities
-from nodes.review_conflicts import parse_decision
 from providers.resources import get_embeddings, get_store, request_scope
 from schemas.context import Context
 from schemas.ids import InvalidInput, check_conflict_id, check_merge_id, check_name, check_optional, check_text
@@ -195,8 +196,6 @@ class Broker:
         Raises:
             ValueError: If there is no such merge or it was already undone.
         """
-        from nodes.resolve_entities import unmerge
-
         scope = request_scope(agent_id, self.context)
         return unmerge(self.store, get_embeddings(self.context), scope, check_merge_id(merge_id))
 

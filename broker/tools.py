@@ -204,7 +204,7 @@ def _remember(broker: Broker, perception: Perception) -> tuple[IngestReport, lis
             continue
         for update in chunk.values():
             plan = (update or {}).get("plan")
-            if plan is not None:  # the planned episode, re-planned by review (commit clears it)
+            if plan is not None:  # the planned episode, re-planned by review
                 fact_ids = [row.id for row in plan.facts]
             conflicts = (update or {}).get("conflicts") or conflicts
     scope = request_scope(perception.agent_id, broker.context)

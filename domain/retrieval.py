@@ -277,16 +277,18 @@ def spread_ranking(
 ) -> list[Episode]:
     """Rank episodes by a personalised PageRank spread from seed episodes and linked entities.
 
-    The walk runs on the bipartite graph of episodes and the entities they mention
-    (``MENTIONS``), restarting with probability ``restart`` at the seeds: the seed
-    episodes weighted 1/rank, the linked entities by link weight × IDF. Two steps
-    (episode → entity → episode) are computed exactly, on the bounded subgraph they
-    touch: the seeds' entities, the anchors, and the ``k`` episodes receiving the
-    most mass, summed in the store. On LoCoMo, ten steps (and fact edges, which only
-    move mass between entities within two steps) changed recall@10 by under a point.
-    So an episode about the same people and things as the best direct matches rises,
-    which is what a multi-hop question needs (its second fact shares an entity with
-    the first, not words with the question).
+    The walk runs on the graph of episodes, the entities they mention (``MENTIONS``)
+    and the order of a conversation (each turn linked to the turns just before and
+    after it in its session), restarting with probability ``restart`` at the seeds:
+    the seed episodes weighted 1/rank, the linked entities by link weight × IDF. Two
+    steps are computed exactly, on the bounded subgraph they touch: a seed's mass moves
+    evenly to the entities it mentions and its neighbouring turns, each entity's on to
+    the ``k`` episodes receiving the most, summed in the store. On LoCoMo, ten steps
+    (and fact edges, which only move mass between entities within two steps) changed
+    recall@10 by under a point. So an episode about the same people and things as the
+    best direct matches rises, which is what a multi-hop question needs (its second
+    fact shares an entity with the first, not words with the question), and so does
+    the reply next to a matching turn ("Yes, last week!" answers the turn before it).
     """
     weights: dict[str, float] = {}
     seed_episodes = {episode.id: 1.0 / rank for rank, episode in enumerate(seeds, start=1)}
@@ -298,13 +300,23 @@ def spread_ranking(
     if not total:
         return []
     mentions = store.mentions_of_episodes(scope, seed_episodes) if seed_episodes else {}
-    # Step one: the restart mass stays on the anchors; the seed episodes' mass moves to
-    # their entities, split evenly over what each mentions.
+    adjacent = store.adjacent_episodes(scope, seed_episodes) if seed_episodes else {}
+    # Step one: the restart mass stays on the anchors; each seed episode's mass moves to
+    # its entities and neighbouring turns, split evenly over them.
     entity_mass = {entity_id: restart * weight / total for entity_id, weight in weights.items()}
-    for episode_id, entity_ids in mentions.items():
+    scores: dict[str, float] = {}
+    found: dict[str, Episode] = {episode.id: episode for episode in seeds}
+    for episode_id, weight in seed_episodes.items():
+        entity_ids = mentions.get(episode_id, [])
+        neighbours = adjacent.get(episode_id, [])
+        if not entity_ids and not neighbours:
+            continue
+        share = (1 - restart) * weight / total / (len(entity_ids) + len(neighbours))
         for entity_id in entity_ids:
-            share = (1 - restart) * seed_episodes[episode_id] / total / len(entity_ids)
             entity_mass[entity_id] = entity_mass.get(entity_id, 0.0) + share
+        for neighbour in neighbours:
+            scores[neighbour.id] = scores.get(neighbour.id, 0.0) + share
+            found.setdefault(neighbour.id, neighbour)
     # Step two: each entity's mass moves to the episodes mentioning it, split by its degree.
     degrees = store.mention_counts(scope, entity_mass)
     push = {
@@ -312,10 +324,8 @@ def spread_ranking(
         for entity_id, mass in entity_mass.items()
         if degrees.get(entity_id)
     }
-    scores: dict[str, float] = {}
-    found: dict[str, Episode] = {episode.id: episode for episode in seeds}
     for episode, score, _ in store.episodes_mentioning(scope, push, limit=k):
-        scores[episode.id] = score
+        scores[episode.id] = scores.get(episode.id, 0.0) + score
         found[episode.id] = episode
     for episode_id, weight in seed_episodes.items():
         scores[episode_id] = scores.get(episode_id, 0.0) + restart * weight / total

@@ -2,7 +2,9 @@
 
 read_text -> resolve_entities -> build_facts -> detect_conflicts -> [review_conflicts] -> commit_episode.
 Contradictions go to review (auto policy or a human interrupt) before anything is
-written, so the episode, its facts and the decisions land in one transaction.
+written, so the episode, its facts and the decisions land in one transaction. An
+episode already stored (and read as well as it can be) ends after ``build_facts``
+with a report of nothing new.
 """
 
 from __future__ import annotations
@@ -18,11 +20,11 @@ from nodes.review_conflicts import review_conflicts
 from nodes.routing import route_after_build, route_after_detect
 from schemas.context import RunContext
 from schemas.models import Perception
-from schemas.state import BrokerState, IngestOutput
+from schemas.state import IngestOutput, IngestState
 
-builder = StateGraph(BrokerState, context_schema=RunContext, input_schema=Perception, output_schema=IngestOutput)
+builder = StateGraph(IngestState, context_schema=RunContext, input_schema=Perception, output_schema=IngestOutput)
 # No retry policy: a failing model is retried (boundedly) inside the call, then the
-# rules read the text (nodes/read_text.py); retrying the node would multiply requests.
+# rules read the text (domain/reading.py); retrying the node would multiply requests.
 builder.add_node("read_text", read_text)
 builder.add_node("resolve_entities", resolve_entities)
 builder.add_node("build_facts", build_facts)

@@ -60,24 +60,18 @@ Conventions shared by both languages:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
-from language import english
+from language import english, extract_en, extract_zh
 from language import types as _types
+from language.drafts import Draft, TextContext, clean_name
 from language.filters import is_non_factual
 from language.names import bounded_names
 from language.segment import detect_language, fold_width, has_cjk, is_punct
 from schemas.models import Quintuple
 
-CLEAR = 0.9
-FALLBACK = 0.7
-HEDGED = 0.5
-IMPLIED_SUBJECT = 0.6
-
 MAX_CJK_CHARS = 30
 MAX_EN_WORDS = 8
 
-_NAME_STRIP = " \t\r\n\"'“”‘’「」『』《》<>()（）[]【】{},，.。:：;；!！?？、~～…-—*"
 _ABBREVIATIONS = {
     "mr",
     "mrs",
@@ -100,39 +94,6 @@ _ABBREVIATIONS = {
     "mt",
 }
 _SENTENCE_END = re.compile(r"[。！？!?；;\n]+|(?<=[.])\s+")
-
-
-@dataclass
-class TextContext:
-    """Per-text state: who "I" is and the last person mentioned (for he/she/他/她).
-
-    ``named`` remembers what a possessed thing was called earlier in the same text
-    ("I have a dog named Rex. I walk my dog daily": my dog is Rex), keyed by
-    (owner, head noun).
-    """
-
-    me: str
-    speaker_given: bool
-    last_person: str | None = None
-    named: dict[tuple[str, str], str] = field(default_factory=dict)
-
-
-@dataclass
-class Draft:
-    """A candidate triple before name cleaning and typing."""
-
-    subject: str
-    predicate: str
-    object: str
-    negated: bool = False
-    confidence: float = FALLBACK
-    valid_from: str | None = None
-    schedule: str | None = None
-    subject_pos: str | None = None
-    object_pos: str | None = None
-    subject_type: str | None = None
-    object_type: str | None = None
-    extras: list[Draft] = field(default_factory=list)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -164,12 +125,6 @@ def split_sentences(text: str) -> list[str]:
     if tail:
         sentences.append(tail)
     return sentences
-
-
-def clean_name(name: str) -> str:
-    """Strip surrounding punctuation, quotes and spaces from a name."""
-    name = re.sub(r"\s+", " ", name).strip(_NAME_STRIP)
-    return name
 
 
 def acceptable(name: str) -> bool:
@@ -245,9 +200,6 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
         that state no fact contribute nothing, nor do names longer than
         ``language.names.MAX_NAME_CHARS``.
     """
-    # Imported here because both modules import helpers from this one.
-    from language import extract_en, extract_zh
-
     text = fold_width(text)  # ＤｅｅｐＳｅｅｋ is DeepSeek
     me = speaker.strip() if speaker and speaker.strip() else "user"
     ctx = TextContext(me=me, speaker_given=bool(speaker and speaker.strip()))

@@ -63,7 +63,7 @@ from dataclasses import dataclass, field
 
 from language import english as en
 from language import types as _types
-from language.extract import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Draft, TextContext, clean_name
+from language.drafts import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Draft, TextContext, clean_name
 from language.predicates import PREDICATE_LEXICON, predicate_key
 
 # fmt: off

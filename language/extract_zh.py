@@ -43,7 +43,7 @@ import re
 from dataclasses import dataclass
 
 from language import types as _types
-from language.extract import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Draft, TextContext
+from language.drafts import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Draft, TextContext
 from language.occupations import is_occupation
 from language.segment import has_cjk, is_latin, is_punct, join_words, pos_tag, word_freq, word_tag
 

@@ -13,6 +13,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from language.segment import tokens
 from schemas.models import Quintuple
 
 logger = logging.getLogger(__name__)
@@ -134,8 +135,6 @@ def search_text(text: str) -> str:
     Word tokens plus character bigrams of Chinese runs, so a search for 北京 finds
     北京大学 even though FalkorDB's full-text engine cannot segment Chinese itself.
     """
-    from language.segment import tokens
-
     terms = list(tokens(text))
     for run in _CJK_RUN.findall(text):
         terms.extend(run[i : i + 2] for i in range(len(run) - 1))

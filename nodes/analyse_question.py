@@ -1,8 +1,12 @@
-"""Answerer, stage one: what is the question about and what does it want?
+"""Answerer, stage one: normalise the request and analyse what the question is about.
+
+The request is read once, here: who asks (``DEFAULT_SPEAKER`` when no one is named),
+whose memory is searched (the agent id, else the run's), the instant to answer as of,
+and the question with first-person words resolved to the speaker, so 小李 asking
+"我最爱吃什么" searches 小李's memories. Later nodes read these from the state.
 
 Rule-based analysis (language, entity mentions, content keywords, expected answer
-type, intent) works offline in Chinese and English; first-person words are resolved
-to the speaker, so 小李 asking "我最爱吃什么" searches 小李's memories.
+type, intent) works offline in Chinese and English.
 """
 
 from __future__ import annotations
@@ -11,13 +15,25 @@ from typing import Any
 
 from langgraph.runtime import Runtime
 
+from language.pronouns import resolve_first_person
 from language.question import analyse_question as analyse
-from schemas.context import RunContext
-from schemas.models import DEFAULT_SPEAKER
-from schemas.state import BrokerState
+from providers.resources import request_scope
+from schemas.context import RunContext, deployment
+from schemas.models import DEFAULT_SPEAKER, parse_instant
+from schemas.state import AnswerState
 
 
-def analyse_question(state: BrokerState, runtime: Runtime[RunContext]) -> dict[str, Any]:
-    """Analyse ``state["question"]`` into entities, keywords, answer type and intent."""
+def analyse_question(state: AnswerState, runtime: Runtime[RunContext]) -> dict[str, Any]:
+    """Resolve speaker, scope and as-of, and analyse the question into entities, keywords and intent."""
     speaker = (state.get("speaker") or "").strip() or DEFAULT_SPEAKER
-    return {"analysis": analyse(state["question"], speaker)}
+    question = state["question"]
+    update: dict[str, Any] = {
+        "asker": speaker,
+        "scope": request_scope(state.get("agent_id"), deployment(runtime.context)),
+        "resolved_question": resolve_first_person(question, speaker),
+        "analysis": analyse(question, speaker),
+    }
+    as_of = state.get("as_of")
+    if as_of:
+        update["as_of_ms"] = parse_instant(as_of)
+    return update

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from schemas.state import BrokerState
+from schemas.state import AnswerState, BrokerState, HopState, IngestState
 
 
 def route_request(state: BrokerState) -> Literal["ingest", "answer"]:
@@ -12,49 +12,61 @@ def route_request(state: BrokerState) -> Literal["ingest", "answer"]:
     return "answer" if state.get("question") else "ingest"
 
 
-def route_after_build(state: BrokerState) -> Literal["detect_conflicts", "__end__"]:
-    """Check a planned episode for contradictions; stop when it was already stored."""
-    return "detect_conflicts" if state.get("plan") is not None else "__end__"
+def route_after_build(state: IngestState) -> Literal["detect_conflicts", "__end__"]:
+    """Check a planned episode for contradictions; stop when it needs no writing (it is stored).
+
+    ``read_text`` decides ``needs_writing`` on every run, and ``build_facts`` plans
+    exactly those episodes, so the nodes after this edge always find this run's plan.
+    """
+    return "detect_conflicts" if state["needs_writing"] else "__end__"
 
 
-def route_after_detect(state: BrokerState) -> Literal["review_conflicts", "commit_episode"]:
+def route_after_detect(state: IngestState) -> Literal["review_conflicts", "commit_episode"]:
     """Send contradictions to review; commit an episode that contradicts nothing."""
-    return "review_conflicts" if state.get("conflicts") else "commit_episode"
+    return "review_conflicts" if state["conflicts"] else "commit_episode"
 
 
 def route_after_analyse(
-    state: BrokerState,
-) -> Literal["decompose_question", "retrieve_evidence"] | list[Literal["retrieve_evidence", "query_graph"]]:
-    """Send a question that describes what it asks about into the multi-hop loop.
+    state: AnswerState,
+) -> Literal["multi_hop", "retrieve_evidence"] | list[Literal["retrieve_evidence", "query_graph"]]:
+    """Send a question that describes what it asks about into the multi-hop subgraph.
 
     A question that counts, lists or filters is also answered by a generated Cypher
     query, in parallel with retrieval (``query_graph`` does nothing without a chat model).
     """
     analysis = state.get("analysis")
     if analysis is not None and analysis.multi_hop:
-        return "decompose_question"
+        return "multi_hop"
     if analysis is not None and analysis.aggregate:
         return ["retrieve_evidence", "query_graph"]
     return "retrieve_evidence"
 
 
-def route_after_decompose(state: BrokerState) -> Literal["retrieve_hop", "retrieve_evidence"]:
-    """Loop over the sub-questions; a question the planner kept whole is retrieved directly."""
-    return "retrieve_hop" if state.get("sub_questions") else "retrieve_evidence"
+def route_after_decompose(state: HopState) -> Literal["retrieve_hop", "__end__"]:
+    """Loop over the sub-questions; leave a question the planner kept whole to the answer graph."""
+    return "retrieve_hop" if state["sub_questions"] else "__end__"
 
 
-def route_after_reason(state: BrokerState) -> Literal["retrieve_hop", "answer_question", "retrieve_evidence"]:
-    """Ask the next sub-question, answer once all are answered, or fall back.
+def route_after_reason(state: HopState) -> Literal["retrieve_hop", "__end__"]:
+    """Ask the next sub-question while the chain holds, sub-questions remain and the budget allows.
 
-    The loop ends when every sub-question is answered (answer from the chain), or when
-    a hop finds no answer or the hop budget is spent: then the whole question is
-    retrieved in one go, so a failed decomposition never answers worse than none.
+    The loop ends when every sub-question is answered, when a hop finds no answer, or
+    when the hop budget is spent; ``route_after_multi_hop`` then decides what follows.
     """
-    hops = state.get("hops") or []
-    if not hops or not hops[-1].answered:
-        return "retrieve_evidence"
-    if len(hops) >= len(state.get("sub_questions") or []):
-        return "answer_question"
-    if len(hops) >= state.get("hop_budget", 0):
-        return "retrieve_evidence"
+    hops = state["hops"]
+    if not hops[-1].answered or len(hops) >= len(state["sub_questions"]) or len(hops) >= state["hop_budget"]:
+        return "__end__"
     return "retrieve_hop"
+
+
+def route_after_multi_hop(state: AnswerState) -> Literal["answer_question", "retrieve_evidence"]:
+    """Answer from a chain whose every sub-question was answered; otherwise fall back.
+
+    A question the planner kept whole, a hop that found no answer or a spent hop budget
+    sends the whole question to retrieval in one go, so a failed decomposition never
+    answers worse than none.
+    """
+    hops = state.get("hops", [])
+    if hops and hops[-1].answered and len(hops) >= len(state.get("sub_questions", [])):
+        return "answer_question"
+    return "retrieve_evidence"

@@ -76,10 +76,29 @@ _SPEAKER_HELP = 'Who speaks; first person ("I", "我") means them (default: user
 _AGENT_HELP = "Whose memory to use (default: the run's agent_id)."
 
 
-class Perception(BaseModel):
-    """One thing an agent perceived: the public input of the ingest graph."""
+class Addressed(BaseModel):
+    """The checks of who a request is from and whose memory it uses (a perception's, a question's).
+
+    Each request declares its own fields, so its main one (``text``, ``question``) comes
+    first in forms and tool schemas; the boundary rules of schemas/ids.py are shared:
+    refused, never repaired, so nothing odd is stored.
+    """
 
     model_config = ConfigDict(extra="forbid")
+
+    @field_validator("agent_id", "session_id", check_fields=False)
+    @classmethod
+    def _ids(cls, value: str | None, info: ValidationInfo) -> str | None:
+        return check_optional(value, "id", str(info.field_name))
+
+    @field_validator("speaker", check_fields=False)
+    @classmethod
+    def _speaker(cls, value: str | None) -> str | None:
+        return check_optional(value, "name", "speaker")
+
+
+class Perception(Addressed):
+    """One thing an agent perceived: the public input of the ingest graph."""
 
     text: str = Field(description="What was said or read, in Chinese or English.")
     speaker: str | None = Field(default=None, description=_SPEAKER_HELP)
@@ -98,21 +117,15 @@ class Perception(BaseModel):
         "its facts then lose confidence when those facts are rejected or their source is distrusted.",
     )
 
-    # The boundary rules of schemas/ids.py: refused, never repaired, so nothing odd is stored.
     @field_validator("text")
     @classmethod
     def _text_is_text(cls, value: str) -> str:
         return check_text(value, "text", MAX_TEXT_CHARS, TEXT_TOO_LONG_HINT)
 
-    @field_validator("agent_id", "session_id")
+    @field_validator("source")
     @classmethod
-    def _ids(cls, value: str | None, info: ValidationInfo) -> str | None:
-        return check_optional(value, "id", str(info.field_name))
-
-    @field_validator("speaker", "source")
-    @classmethod
-    def _names(cls, value: str | None, info: ValidationInfo) -> str | None:
-        return check_optional(value, "name", str(info.field_name))
+    def _source(cls, value: str | None) -> str | None:
+        return check_optional(value, "name", "source")
 
     @field_validator("time")
     @classmethod
@@ -204,10 +217,8 @@ class Fact(BaseModel):
         return fact_sentence(self.subject, self.predicate, self.object, self.negated)
 
 
-class Question(BaseModel):
+class Question(Addressed):
     """The public input of the answer graph (also the MCP/LangChain tool schema)."""
-
-    model_config = ConfigDict(extra="forbid")
 
     question: str = Field(description="The question, in Chinese or English.")
     speaker: str | None = Field(default=None, description=_SPEAKER_HELP)
@@ -221,16 +232,6 @@ class Question(BaseModel):
     @classmethod
     def _question_is_text(cls, value: str) -> str:
         return check_text(value, "question", MAX_QUESTION_CHARS)
-
-    @field_validator("agent_id", "session_id")
-    @classmethod
-    def _ids(cls, value: str | None, info: ValidationInfo) -> str | None:
-        return check_optional(value, "id", str(info.field_name))
-
-    @field_validator("speaker")
-    @classmethod
-    def _speaker(cls, value: str | None) -> str | None:
-        return check_optional(value, "name", "speaker")
 
     @field_validator("as_of")
     @classmethod

@@ -19,11 +19,13 @@ from typing_extensions import TypedDict
 from schemas.models import (
     Conflict,
     Entity,
+    EntityRow,
     Episode,
     EpisodeWrite,
     Fact,
     Hop,
     IngestReport,
+    MergeRecord,
     Perception,
     Question,
     QuestionAnalysis,
@@ -112,37 +114,136 @@ class Request(TypedDict, total=False):
 
 
 class IngestState(Request, total=False):
-    """State of the ingest graph (Reader -> Builder -> review -> commit)."""
+    """State of the ingest graph (read -> resolve -> build -> detect -> [review] -> commit).
 
-    # Reader
-    quintuples: list[Quintuple]
+    The request fields are the graph's input. ``read_text`` normalises the request once
+    and writes the fields of its group on every run, so later nodes read them with
+    ``state[...]`` and never recompute them; each later group is written by the node
+    named, on every run that reaches it (a thread reused for another text overwrites
+    them all). ``plan`` is written only for an episode that needs writing, and the
+    routers send only such an episode past ``build_facts``.
+    """
+
+    # read_text: the request, normalised
     review_policy: str
     """The review policy the ingest started under; review reads it, so a resumed run keeps it."""
+    scope: str
+    """The memory scope: the request's ``agent_id``, else the context's."""
+    episode: Episode
+    """The episode record: its id, and the speaker, session and source with their defaults."""
+    derived_from_ids: list[str]
+    """The stored facts the text was concluded from (``derived_from``, checked, sorted, once each)."""
+    needs_writing: bool
+    """False when the episode is stored and needs no new reading: the run then writes nothing."""
+    # read_text: the reading
+    quintuples: list[Quintuple]
     read_by: ReadBy
     """How the text was read this time (the model, the rules, or the rules after the model failed)."""
     notes: Annotated[list[str], add_notes]
     """What went differently in this run (a model that failed and the fallback used), once each."""
-    # Builder
-    plan: EpisodeWrite | None
+    # resolve_entities
+    entities: list[EntityRow]
+    """One row per resolved entity key, with the mention keys that reach it."""
+    merges: list[MergeRecord]
+    """The merges the resolution made (written with the episode, so they can be undone)."""
+    # build_facts (plan: only when the episode needs writing), review_conflicts, commit_episode
+    plan: EpisodeWrite
+    """The episode's write, without vectors; review folds its decisions in."""
     report: IngestReport
     conflicts: list[Conflict]
+    """What the episode contradicts (detect_conflicts), then the same conflicts decided (review_conflicts)."""
 
 
-class AnswerState(Request, total=False):
-    """State of the answer graph (analyse -> retrieve or the multi-hop loop -> answer)."""
+class HopInput(TypedDict, total=False):
+    """What the multi-hop loop is given: the question and the request as ``analyse_question`` resolved it."""
 
-    notes: Annotated[list[str], add_notes]
-    analysis: QuestionAnalysis
+    question: str
+    asker: str
+    scope: str
+    as_of_ms: int
+
+
+class HopState(HopInput, total=False):
+    """State of the multi-hop subgraph (decompose -> (retrieve_hop -> reason_hop)*).
+
+    ``decompose_question`` writes the chain, its budget and an empty ``hops``; each
+    ``retrieve_hop`` appends a hop and adds its evidence to ``found_facts`` and
+    ``found_episodes``; ``reason_hop`` records the latest hop's answer.
+    """
+
     sub_questions: list[str]
+    """The chain's sub-questions; ``#1``, ``#2`` stand for earlier answers (none: one lookup)."""
     hop_budget: int
+    """Sub-questions asked at most (``max_hops``), fixed when the chain is planned."""
     hops: list[Hop]
+    """The sub-questions asked so far, with their evidence and answers, in order."""
+    found_facts: Annotated[list[Fact], merge_by_id]
+    """Every hop's evidence, in the order found."""
+    found_episodes: Annotated[list[Episode], merge_by_id]
+    """Every hop's episodes, in the order found."""
+    notes: Annotated[list[str], add_notes]
+
+
+class HopOutput(TypedDict, total=False):
+    """What the multi-hop subgraph hands back to the answer graph."""
+
+    sub_questions: list[str]
+    hops: list[Hop]
+    found_facts: list[Fact]
+    found_episodes: list[Episode]
+    notes: list[str]
+
+
+class AnswerState(TypedDict, total=False):
+    """State of the answer graph (analyse -> retrieve, or the multi-hop subgraph -> answer).
+
+    The request fields are the graph's input. ``analyse_question`` normalises the request
+    once (``asker``, ``scope``, ``as_of_ms``, ``resolved_question``, ``analysis``); later
+    nodes read those. Evidence accumulates in ``found_facts`` and ``found_episodes``
+    (written by ``retrieve_evidence``, ``query_graph`` and the multi-hop subgraph);
+    ``answer_question`` writes the output: the answer and exactly the ``facts`` and
+    ``episodes`` it cites. No update carries a None: a key with nothing to say is left out.
+    """
+
+    # the request (the fields of schemas.models.Question)
+    question: str
+    speaker: str | None
+    agent_id: str | None
+    session_id: str | None
+    as_of: str | None
+    # analyse_question: the request, normalised
+    asker: str
+    """Who asks: the request's speaker, or ``DEFAULT_SPEAKER``."""
+    scope: str
+    """The memory scope: the request's ``agent_id``, else the context's."""
+    as_of_ms: int
+    """The ``as_of`` instant in epoch milliseconds; absent when the question is about now."""
+    resolved_question: str
+    """The question with first-person words resolved to the asker."""
+    analysis: QuestionAnalysis
+    # the multi_hop subgraph (HopOutput)
+    sub_questions: list[str]
+    hops: list[Hop]
+    # retrieve_evidence
     anchors: list[Entity]
-    facts: Annotated[list[Fact], merge_by_id]
-    episodes: Annotated[list[Episode], merge_by_id]
-    history: list[Fact]
+    """The entities the whole question was linked to; ``score`` is the link weight."""
+    superseded: list[Fact]
+    """What used to be true about the evidence (not read when answering as of a past instant)."""
+    # query_graph
     query_rows: list[dict[str, Any]]
-    query_error: str | None
+    query_error: str
+    # evidence: retrieve_evidence, query_graph and the multi_hop subgraph add to it
+    found_facts: Annotated[list[Fact], merge_by_id]
+    found_episodes: Annotated[list[Episode], merge_by_id]
+    # answer_question: the output
     answer: str
+    facts: list[Fact]
+    """The facts the answer cites, best first (the chain's path first)."""
+    episodes: list[Episode]
+    """The episodes the answer cites, best first."""
+    history: list[Fact]
+    notes: Annotated[list[str], add_notes]
+    """What went differently in this run (a model that failed and the fallback used), once each."""
 
 
 class BrokerState(IngestState, AnswerState, total=False):

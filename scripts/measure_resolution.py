@@ -4,7 +4,7 @@ Each pair of ``tests/data/resolution_pairs.jsonl`` is a stored name and a new me
 labelled *same* (one entity: 北大 / 北京大学) or *apart* (two: 苹果 / 苹果公司). Every
 pair gets its own memory scope on a real store holding the stored name plus a fixed set
 of unrelated distractor entities; the mention then goes through the resolver's stages
-exactly as in ingest (``nodes.resolve_entities.gather`` reads the store once, and
+exactly as in ingest (``domain.identity.gather`` reads the store once, and
 ``decide`` applies the thresholds, so the sweep re-decides without re-reading).
 
 A merge into the stored entity is a true positive for a *same* pair and a false
@@ -34,8 +34,8 @@ from typing import Any
 
 from langchain_core.embeddings import Embeddings
 
+from domain.identity import Gathered, IdentitySettings, collect_mentions, decide, gather, judge
 from language.names import search_text
-from nodes.resolve_entities import Gathered, IdentitySettings, collect_mentions, decide, gather
 from providers.embeddings import load_embeddings
 from schemas.context import Context
 from schemas.models import EntityRow, Episode, EpisodeWrite, Quintuple
@@ -232,8 +232,6 @@ def score(observed: Sequence[Observed], lexical: float, embedding: float, llm_fl
 
 
 def _would_ask(item: Observed, settings: IdentitySettings) -> bool:
-    from nodes.resolve_entities import judge
-
     mention = next(m for m in item.gathered.mentions if m.name != "·")
     return any(
         judge(mention, candidate, settings)[0] == "ask" and candidate.key == item.stored_key

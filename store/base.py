@@ -22,9 +22,12 @@ from typing import Any, NamedTuple
 from schemas.ids import stable_id
 from schemas.models import ENTITY_TYPES, Conflict, Entity, Episode, EpisodeWrite, Fact, FactUpdate
 from store.episodes import EPISODE_COLUMNS, EpisodeQueries, episode_search_text
+from store.errors import StoreError
 from store.merges import MergeQueries
 from store.open_conflicts import OpenConflictQueries, close_conflicts_statement
+from store.readonly import check_read_only
 from store.sanitize import cypher_identifier
+from store.scoping import scope_query
 
 Statement = tuple[str, dict[str, Any]]
 Row = dict[str, Any]
@@ -39,10 +42,6 @@ class WriteCounts(NamedTuple):
 
 
 _FULLTEXT_TERM = re.compile(r"[^\w]+", re.UNICODE)
-
-
-class StoreError(RuntimeError):
-    """The graph database could not be reached or refused an operation."""
 
 
 def now_ms() -> int:
@@ -384,9 +383,6 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, ABC):
             UnsafeQueryError: If the query is not a plain read or cannot be scoped.
             StoreError: If the database refuses or fails it (a timeout included).
         """
-        from store.readonly import check_read_only
-        from store.scoping import scope_query
-
         safe = scope_query(check_read_only(query), limit=limit)
         values = {**(params or {}), "scope": scope}
         self._check_read_plan(safe, values)

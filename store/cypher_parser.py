@@ -38,7 +38,7 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer
 
-from store.base import StoreError
+from store.errors import UnsafeQueryError
 
 MAX_QUERY_CHARS = 10_000
 """Longer generated queries are refused (a real one is a few hundred characters)."""
@@ -46,10 +46,6 @@ MAX_DEPTH = 32
 """Brackets nested deeper than this are refused."""
 MAX_TREE_DEPTH = 160
 """Parse trees deeper than this are refused (``NOT NOT ... NOT``, ``1 + 1 + ... + 1``)."""
-
-
-class UnsafeQueryError(StoreError):
-    """A generated query is not a plain read, or cannot be scoped with certainty."""
 
 
 # Words that are never names when unquoted. The write and admin words have no rule in the

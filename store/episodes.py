@@ -115,6 +115,34 @@ class EpisodeQueries:
         )
         return [(_episode(row), float(row["score"]), sorted(row["mentioned"] or [])) for row in rows]
 
+    def adjacent_episodes(self, scope: str, episode_ids: Iterable[str]) -> dict[str, list[Episode]]:
+        """Return, for each of these episodes, the turns just before and after it in its session.
+
+        Turns are ordered by when they were stored (then id); episodes sent without a
+        session share the default one. Each lookup reads one session through the
+        ``session_id`` index.
+        """
+        ids = sorted(set(episode_ids))
+        if not ids:
+            return {}
+        found: dict[str, list[Episode]] = {}
+        for before, order in ((True, "DESC"), (False, "ASC")):
+            comparison = "<" if before else ">"
+            rows = self._read(
+                "UNWIND $ids AS id "
+                "MATCH (s:Episode {id: id}) WHERE s.scope = $scope "
+                "MATCH (ep:Episode) WHERE ep.session_id = s.session_id AND ep.scope = $scope "
+                f"AND (ep.created_at {comparison} s.created_at "
+                f"OR (ep.created_at = s.created_at AND ep.id {comparison} s.id)) "
+                f"WITH s, ep ORDER BY ep.created_at {order}, ep.id {order} "
+                "WITH s, collect(ep)[0] AS ep "
+                f"RETURN s.id AS seed, {EPISODE_COLUMNS}",
+                {"scope": scope, "ids": ids},
+            )
+            for row in rows:
+                found.setdefault(row["seed"], []).append(_episode(_without_seed(row)))
+        return found
+
     def mentions_of_episodes(self, scope: str, episode_ids: Iterable[str]) -> dict[str, list[str]]:
         """Return the ids of the entities each of these episodes mentions."""
         ids = sorted(set(episode_ids))
@@ -189,3 +217,7 @@ class EpisodeQueries:
 
 def _episode(row: dict[str, Any]) -> Episode:
     return Episode(**{name: value for name, value in row.items() if name not in ("score", "mentioned")})
+
+
+def _without_seed(row: dict[str, Any]) -> dict[str, Any]:
+    return {key: value for key, value in row.items() if key != "seed"}

@@ -43,6 +43,7 @@ def open_store(url: str | None, home: Path | str, *, appendfsync: str = "everyse
     Raises:
         StoreError: For an unsupported or malformed URL or an unreachable store.
     """
+    # Each backend's driver is imported only when that backend is opened.
     if not url or url == "embedded":
         from store.embedded import EmbeddedFalkorDB
         from store.falkordb_store import FalkorDBStore

@@ -152,6 +152,7 @@ class FalkorDBStore(GraphStore):
             "CREATE INDEX FOR (e:Entity) ON (e.key)",
             "CREATE INDEX FOR (e:Entity) ON (e.id)",
             "CREATE INDEX FOR (ep:Episode) ON (ep.id)",
+            "CREATE INDEX FOR (ep:Episode) ON (ep.session_id)",
             "CREATE INDEX FOR ()-[f:FACT]-() ON (f.id)",
             # Names are stored pre-segmented (jieba tokens and CJK bigrams), because
             # FalkorDB's full-text tokenizer does not split Chinese.

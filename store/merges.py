@@ -20,6 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from language.names import search_text
 from schemas.models import ENTITY_TYPES, EpisodeWrite, MergeRecord
 from store.sanitize import cypher_identifier
 
@@ -141,8 +142,6 @@ class MergeQueries:
         entity, the alias is added to the entity's ``aliases``/``alias_keys``/search
         text, and a generic stored type (Concept) is replaced by a specific one.
         """
-        from language.names import search_text
-
         statements: list[Statement] = []
         if plan.merges:
             rows = [

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from store.base import GraphStore, Row, Statement, StoreError
+from store.errors import UnsafeQueryError
 from store.sanitize import cypher_identifier
 
 _VECTOR_INDEXES = {"Entity": "entity_embedding", "Episode": "episode_embedding"}
@@ -59,8 +60,6 @@ class Neo4jStore(GraphStore):
 
     def _check_read_plan(self, query: str, params: dict[str, Any]) -> None:
         # The planner's own verdict: EXPLAIN reports the query type without running it.
-        from store.readonly import UnsafeQueryError
-
         def work(tx: Any) -> str:
             return str(tx.run(f"EXPLAIN {query}", params).consume().query_type)
 
@@ -94,6 +93,7 @@ class Neo4jStore(GraphStore):
             "CREATE CONSTRAINT episode_id IF NOT EXISTS FOR (ep:Episode) REQUIRE ep.id IS UNIQUE",
             "CREATE INDEX entity_id IF NOT EXISTS FOR (e:Entity) ON (e.id)",
             "CREATE INDEX fact_id IF NOT EXISTS FOR ()-[f:FACT]-() ON (f.id)",
+            "CREATE INDEX episode_session IF NOT EXISTS FOR (ep:Episode) ON (ep.session_id)",
             "CREATE FULLTEXT INDEX entity_search IF NOT EXISTS FOR (e:Entity) ON EACH [e.search_text] "
             "OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}",
             "CREATE FULLTEXT INDEX episode_search IF NOT EXISTS FOR (ep:Episode) ON EACH [ep.search_text] "

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 import pytest
 
 from broker.api import Broker
+from domain.evidence import link_entities
 from domain.retrieval import (
     ANSWER,
     RECALL,
@@ -20,7 +21,6 @@ from domain.retrieval import (
 )
 from language.pronouns import resolve_first_person
 from language.question import analyse_question
-from nodes.retrieve_evidence import link_entities
 from providers.resources import get_embeddings, request_scope
 from schemas.models import DEFAULT_SPEAKER, Entity, EntityRow, Episode, EpisodeWrite
 from store import GraphStore
@@ -38,14 +38,27 @@ CHAT = [
 
 
 def write(
-    graph: GraphStore, scope: str, eid: str, speaker: str, text: str, mentions: Sequence[str] = (), created: int = 0
+    graph: GraphStore,
+    scope: str,
+    eid: str,
+    speaker: str,
+    text: str,
+    mentions: Sequence[str] = (),
+    created: int = 0,
+    session: str = "s",
 ) -> None:
     """Store one episode as ingest does: "speaker: text" embedded, mentioned entities linked."""
     graph.write_episode(
         EpisodeWrite(
             scope=scope,
             episode=Episode(
-                id=eid, agent_id=scope, session_id="s", speaker=speaker, source="chat", text=text, created_at=created
+                id=eid,
+                agent_id=scope,
+                session_id=session,
+                speaker=speaker,
+                source="chat",
+                text=text,
+                created_at=created,
             ),
             episode_embedding=EMBED.embed_documents([f"{speaker}: {resolve_first_person(text, speaker)}"])[0],
             entities=[EntityRow(key=name.lower(), name=name, type="Concept", search_text=name) for name in mentions],
@@ -144,11 +157,12 @@ def test_the_spread_reaches_turns_about_the_same_things_as_the_best_match(store:
     graph, scope = store
     # The seed names Biscuit; the turn about Biscuit's vet shares no word with the
     # question, only the dog; Alice (named everywhere) spreads thinly.
-    write(graph, scope, "seed", "Bob", "Alice adopted a puppy called Biscuit.", mentions=["Alice", "Biscuit"])
-    write(graph, scope, "vet", "Bob", "Biscuit goes to Dr. Lee on Fridays.", mentions=["Biscuit", "Dr. Lee"])
+    # Each turn in a session of its own: only the entities connect them.
+    write(graph, scope, "seed", "Bob", "Alice adopted a puppy called Biscuit.", ["Alice", "Biscuit"], session="1")
+    write(graph, scope, "vet", "Bob", "Biscuit goes to Dr. Lee on Fridays.", ["Biscuit", "Dr. Lee"], session="2")
     for index in range(4):
-        write(graph, scope, f"a{index}", "Bob", f"Alice called me ({index}).", mentions=["Alice"])
-    write(graph, scope, "none", "Bob", "It rained.")
+        write(graph, scope, f"a{index}", "Bob", f"Alice called me ({index}).", mentions=["Alice"], session=f"a{index}")
+    write(graph, scope, "none", "Bob", "It rained.", session="3")
     seed = graph.episodes_by_ids(scope, ["seed"])
     ranked = [episode.id for episode in spread_ranking(graph, scope, seed)]
     assert ranked[:2] == ["seed", "vet"]
@@ -156,6 +170,32 @@ def test_the_spread_reaches_turns_about_the_same_things_as_the_best_match(store:
     # A linked entity seeds the walk too: Dr. Lee alone leads to the vet turn.
     assert spread_ranking(graph, scope, [], [(entity(graph, scope, "dr. lee"), 1.0)])[0].id == "vet"
     assert spread_ranking(graph, scope, []) == []
+
+
+def test_adjacent_turns_are_the_ones_before_and_after_in_the_same_session(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    for index, eid in enumerate(["t1", "t2", "t3"]):
+        write(graph, scope, eid, "Bob", f"turn {index}", created=100 + index, session="morning")
+    write(graph, scope, "other", "Bob", "another session", created=101, session="evening")
+    write(graph, scope, "alone", "Bob", "a session of one turn", created=101, session="night")
+    adjacent = graph.adjacent_episodes(scope, ["t1", "t2", "t3", "alone"])
+    assert {eid: [episode.id for episode in found] for eid, found in adjacent.items()} == {
+        "t1": ["t2"],
+        "t2": ["t1", "t3"],
+        "t3": ["t2"],
+    }
+    assert graph.adjacent_episodes("someone-else", ["t2"]) == {}
+
+
+def test_the_spread_reaches_the_reply_next_to_the_best_match(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    # The reply names nothing and shares no word with the question: only the conversation's
+    # order connects it to the turn the question matches.
+    write(graph, scope, "ask", "Alice", "Did you ever go to the pottery class?", ["pottery class"], created=1)
+    write(graph, scope, "reply", "Bob", "Yes, twice last month, it was great.", created=2)
+    write(graph, scope, "later", "Alice", "Nice weather today.", created=3, session="another day")
+    seed = graph.episodes_by_ids(scope, ["ask"])
+    assert [episode.id for episode in spread_ranking(graph, scope, seed)] == ["ask", "reply"]
 
 
 def test_recall_finds_a_turn_by_its_rare_words(broker: Broker) -> None:

@@ -35,7 +35,6 @@ from graphs.ingest import graph as ingest_graph
 from providers.resources import close_stores
 from schemas.context import Context
 from schemas.ids import error_line
-from schemas.state import BrokerState
 from store.embedded import EmbeddedFalkorDB
 from tests.integration.conftest import RunCli
 
@@ -264,7 +263,8 @@ def _check_accepted(memories: Memories, slot: str, value: str, result: Any, befo
             # Long texts may be stored as several episodes; each in A.
             assert store.counts("A")["episodes"] > before_a[0]["episodes"]
             return
-        expected = make_episode(cast(BrokerState, {"text": text, **fields}), scope)
+        episode_fields = {name: fields.get(name) for name in ("speaker", "session_id", "source", "time", "external_id")}
+        expected = make_episode(scope, text, **episode_fields)
         stored = store.episodes_by_ids(scope, [expected.id])
         assert len(stored) == 1, f"episode not readable back in {scope!r}"
         kept = stored[0]

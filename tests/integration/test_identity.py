@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from broker.api import Broker
-from nodes.resolve_entities import IdentityVerdict, IdentityVerdicts
+from domain.identity import IdentityVerdict, IdentityVerdicts
 from providers.chat_models import register_chat_model
 from schemas.context import Context
 from schemas.models import Extraction, Quintuple

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from nodes.resolve_entities import unmerge
+from domain.identity import unmerge
 from schemas.models import MergeRecord
 from store import GraphStore, StoreError
 from tests.integration.plans import EMBED, plan

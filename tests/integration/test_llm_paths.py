@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from broker.api import Broker
-from nodes.answer_question import CitedAnswer
+from domain.answers import CitedAnswer
 from providers.chat_models import reset_chat_models
 from schemas.context import Context
 from schemas.models import Extraction, Quintuple

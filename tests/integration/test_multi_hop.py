@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from broker.api import Broker
-from nodes.answer_question import NOT_IN_MEMORY_EN, CitedAnswer
-from nodes.decompose_question import Decomposition
-from nodes.reason_hop import HopAnswer
+from domain.answers import NOT_IN_MEMORY_EN, CitedAnswer
+from domain.hops import Decomposition, HopAnswer
 from providers.resources import request_scope
 from schemas.context import Context
 from schemas.models import Answer, Fact

@@ -100,12 +100,12 @@ def test_an_unknown_question_says_memory_has_nothing(broker: Broker) -> None:
 
 
 def test_an_extractor_failure_keeps_the_episode_searchable(broker: Broker, monkeypatch) -> None:
-    import nodes.read_text
+    import domain.reading
 
     def broken(text: str, speaker: str | None = None) -> list:
         raise RuntimeError("rule bug")
 
-    monkeypatch.setattr(nodes.read_text, "extract_quintuples", broken)
+    monkeypatch.setattr(domain.reading, "extract_quintuples", broken)
     report = broker.remember("我的猫叫咪咪。", speaker="小红")
     assert (report.episodes, report.facts) == (1, 0)
     answer = broker.ask("我的猫叫什么名字？", speaker="小红")

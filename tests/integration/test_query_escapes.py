@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from nodes.query_graph import json_safe
+from domain.graph_query import json_safe
 from store import GraphStore, StoreError, open_store
 from store.embedded import EmbeddedFalkorDB
 from store.readonly import UnsafeQueryError

@@ -10,11 +10,12 @@ import pytest
 from langgraph.runtime import Runtime
 
 from broker.api import Broker
-from language.question import analyse_question
-from nodes.answer_question import CitedAnswer
-from nodes.query_graph import CACHE_FILE, GeneratedQuery, QueryCache, describe_schema, query_graph, question_pattern
+from domain.answers import CitedAnswer
+from domain.graph_query import CACHE_FILE, GeneratedQuery, QueryCache, describe_schema, question_pattern
+from nodes.analyse_question import analyse_question
+from nodes.query_graph import query_graph
 from schemas.context import Context
-from schemas.state import BrokerState
+from schemas.state import AnswerState
 from store import GraphStore, StoreError
 from store.readonly import UnsafeQueryError
 from tests.fakes import ScriptedChatModel
@@ -45,9 +46,11 @@ def memory(context: Context) -> Broker:
 
 
 def ask(context: Context, question: str, **fields: Any) -> dict[str, Any]:
-    """Run the node as the answer graph would: after question analysis."""
-    state: dict[str, Any] = {"question": question, "analysis": analyse_question(question, "user"), **fields}
-    return query_graph(cast(BrokerState, state), Runtime(context=context))
+    """Run the node as the answer graph would: after ``analyse_question`` normalised the request."""
+    runtime = Runtime(context=context)
+    state = cast(AnswerState, {"question": question, **fields})
+    state.update(analyse_question(state, runtime))  # type: ignore[typeddict-item]
+    return query_graph(state, runtime)
 
 
 def stored_ids(broker: Broker, agent_id: str | None = None) -> set[str]:
@@ -64,7 +67,7 @@ def test_a_generated_query_returns_rows_and_the_facts_they_name(
     result = ask(context, "Where does Alice work?")
     [row] = result["query_rows"]
     assert row["employer"] == "Initech"
-    [fact] = result["facts"]
+    [fact] = result["found_facts"]
     assert fact.id == row["fact_id"] and fact.id in stored_ids(memory)
     assert (fact.subject, fact.predicate_key, fact.object) == ("Alice", "works_at", "Initech")
     # the prompt carried the schema, the parameters and the question
@@ -159,7 +162,7 @@ def test_the_same_pattern_with_another_name_reuses_the_cached_query(
     result = ask(context, "where does Bob work")
     assert [row["employer"] for row in result["query_rows"]] == ["Globex"]
     assert len(scripted.calls) == 1
-    assert [fact.object for fact in result["facts"]] == ["Globex"]
+    assert [fact.object for fact in result["found_facts"]] == ["Globex"]
 
 
 def test_a_query_with_the_name_as_a_literal_is_not_cached(
@@ -206,14 +209,14 @@ def test_a_query_from_one_agent_never_returns_another_agents_facts(
     )
     everything = ask(context, "What do you know?")
     assert {row["object"] for row in everything["query_rows"]} == {"Initech", "Globex", "Python"}
-    assert {fact.id for fact in everything["facts"]} == stored_ids(memory)
+    assert {fact.id for fact in everything["found_facts"]} == stored_ids(memory)
     assert ask(context, "What is fact one?")["query_rows"] == []
     named = ask(context, "What is fact two?")
-    assert named["query_rows"] == [{"fact_id": other_id}] and named["facts"] == []
+    assert named["query_rows"] == [{"fact_id": other_id}] and named["found_facts"] == []
     # agent-b asking the same question reuses the cached query, and sees only its own facts
     theirs = ask(context, "What do you know?", agent_id="agent-b")
     assert [row["object"] for row in theirs["query_rows"]] == ["Umbrella"]
-    assert [fact.id for fact in theirs["facts"]] == [other_id]
+    assert [fact.id for fact in theirs["found_facts"]] == [other_id]
     assert len(scripted.calls) == 3
 
 

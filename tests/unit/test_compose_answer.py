@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from nodes.answer_question import compose_answer, rank_answers
+from domain.answers import compose_answer, rank_answers
+from domain.evidence import decay
 from schemas.models import Entity, Episode, Fact, QuestionAnalysis
 
 ME = Entity(id="me", name="小周", type="Person")
@@ -101,8 +102,6 @@ def test_the_far_end_is_the_answer_not_the_entity_on_the_way() -> None:
 
 
 def test_time_sensitive_confidence_halves_every_half_life() -> None:
-    from nodes.retrieve_evidence import decay
-
     day = 86_400_000
     plan = fact("f1", "小周", "打算", "去日本", key="plans", confidence=0.8, created_at=0)
     assert decay(plan, 30 * day, 30).confidence == pytest.approx(0.4)

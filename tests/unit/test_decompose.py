@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from domain.hops import is_valid_chain
 from language.decompose import decompose, fill_slots
 from language.question import analyse_question
-from nodes.decompose_question import is_valid_chain
-from nodes.routing import route_after_analyse, route_after_decompose, route_after_reason
+from nodes.routing import route_after_analyse, route_after_decompose, route_after_multi_hop, route_after_reason
 from schemas.models import Entity, Hop
 
 
@@ -80,13 +80,19 @@ def _hop(answered: bool) -> Hop:
 def test_the_loop_routes() -> None:
     multi = {"analysis": analyse_question("Where was the author of Dune born?")}
     single = {"analysis": analyse_question("Who is the author of Dune?")}
-    assert route_after_analyse(multi) == "decompose_question"  # type: ignore[arg-type]
+    assert route_after_analyse(multi) == "multi_hop"  # type: ignore[arg-type]
     assert route_after_analyse(single) == "retrieve_evidence"  # type: ignore[arg-type]
     assert route_after_decompose({"sub_questions": ["a", "#1 b"]}) == "retrieve_hop"
-    assert route_after_decompose({"sub_questions": []}) == "retrieve_evidence"
+    assert route_after_decompose({"sub_questions": []}) == "__end__"
     two = {"sub_questions": ["a", "#1 b"], "hop_budget": 3}
-    assert route_after_reason({**two, "hops": [_hop(True)]}) == "retrieve_hop"  # type: ignore[typeddict-item]
-    assert route_after_reason({**two, "hops": [_hop(True), _hop(True)]}) == "answer_question"  # type: ignore[typeddict-item]
-    assert route_after_reason({**two, "hops": [_hop(False)]}) == "retrieve_evidence"  # type: ignore[typeddict-item]
+    one_answered = {**two, "hops": [_hop(True)]}
+    both_answered = {**two, "hops": [_hop(True), _hop(True)]}
+    broken = {**two, "hops": [_hop(False)]}
     spent = {"sub_questions": ["a", "#1 b", "#2 c"], "hop_budget": 1, "hops": [_hop(True)]}
-    assert route_after_reason(spent) == "retrieve_evidence"  # type: ignore[arg-type]
+    assert route_after_reason(one_answered) == "retrieve_hop"  # type: ignore[arg-type]
+    for finished in (both_answered, broken, spent):
+        assert route_after_reason(finished) == "__end__"  # type: ignore[arg-type]
+    # after the loop: answer from a whole chain, otherwise retrieve the whole question
+    assert route_after_multi_hop(both_answered) == "answer_question"  # type: ignore[arg-type]
+    for fallback in (broken, spent, {"sub_questions": [], "hops": []}, {}):
+        assert route_after_multi_hop(fallback) == "retrieve_evidence"  # type: ignore[arg-type]

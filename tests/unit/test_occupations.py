@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from domain.evidence import affirmed_relations, relations_of
 from language.occupations import OCCUPATION_KEY, is_occupation
-from nodes.retrieve_evidence import affirmed_relations, relations_of
 from schemas.models import Fact
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from langgraph.runtime import Runtime
 
-from nodes.query_graph import (
+from domain.graph_query import (
     GeneratedQuery,
     GraphSchema,
     QueryCache,
@@ -16,11 +16,13 @@ from nodes.query_graph import (
     generate_and_run,
     is_reusable,
     json_safe,
-    query_graph,
     question_pattern,
 )
+from language.question import analyse_question
+from nodes.query_graph import query_graph
 from prompts.cypher import CYPHER_REPAIR
 from schemas.context import Context
+from schemas.state import AnswerState
 from store.base import Row, StoreError
 from store.readonly import UnsafeQueryError
 from tests.fakes import ScriptedChatModel
@@ -174,13 +176,24 @@ def test_offline_mode_returns_nothing_and_touches_neither_model_nor_store(
 ) -> None:
     # An unreachable store: any attempt to open it would be recorded as an error.
     context = Context(home=str(tmp_path), store="falkordb://127.0.0.1:9", llm="", agent_id="a")
-    assert query_graph({"question": "Where does Alice work?"}, Runtime(context=context)) == {}
+    assert query_graph(_analysed("Where does Alice work?"), Runtime(context=context)) == {}
     assert scripted.calls == []
     assert not (tmp_path / "cypher_cache.sqlite").exists()
 
 
 def test_an_unreachable_store_is_recorded_not_raised(scripted: ScriptedChatModel, tmp_path: Path) -> None:
     context = Context(home=str(tmp_path), store="falkordb://127.0.0.1:9", llm="fake:scripted", agent_id="a")
-    result = query_graph({"question": "Where does Alice work?"}, Runtime(context=context))
+    result = query_graph(_analysed("Where does Alice work?"), Runtime(context=context))
     assert result["query_rows"] == [] and "127.0.0.1:9" in result["query_error"]
     assert scripted.calls == []
+
+
+def _analysed(question: str) -> AnswerState:
+    """The state the node sees in the answer graph: the request as ``analyse_question`` normalised it."""
+    return {
+        "question": question,
+        "asker": "user",
+        "scope": "a",
+        "resolved_question": question,
+        "analysis": analyse_question(question, "user"),
+    }

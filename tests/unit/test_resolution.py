@@ -8,6 +8,21 @@ import numpy as np
 import pytest
 
 from domain.episodes import collect_facts, fact_identity
+from domain.identity import (
+    Gathered,
+    IdentityCandidate,
+    IdentitySettings,
+    IdentityVerdict,
+    IdentityVerdicts,
+    Mention,
+    Resolution,
+    collect_mentions,
+    decide,
+    entity_rows,
+    judge,
+    llm_adjudicator,
+    merge_records,
+)
 from language.names import (
     classes_compatible,
     digits_differ,
@@ -19,21 +34,6 @@ from language.names import (
     type_class,
 )
 from language.predicates import predicate_key
-from nodes.resolve_entities import (
-    Gathered,
-    IdentityCandidate,
-    IdentitySettings,
-    IdentityVerdict,
-    IdentityVerdicts,
-    Mention,
-    Resolution,
-    _llm_adjudicator,
-    collect_mentions,
-    decide,
-    entity_rows,
-    judge,
-    merge_records,
-)
 from prompts.builder import IDENTITY_SYSTEM, IDENTITY_USER
 from schemas.context import Context
 from schemas.models import Quintuple
@@ -289,7 +289,7 @@ def test_llm_adjudicator_asks_once_and_caches(monkeypatch: pytest.MonkeyPatch) -
     register_chat_model("fake:identity", model)
     try:
         model.queue(IdentityVerdicts(verdicts=[IdentityVerdict(pair=1, same=True, reason="translation")]))
-        adjudicate = _llm_adjudicator("fake:identity")
+        adjudicate = llm_adjudicator("fake:identity")
         pair = (mention("微软", "Organization"), candidate("Microsoft", "Organization", 0.9))
         assert adjudicate([pair]) == [(True, "translation")]
         system, user = model.calls[0]

@@ -14,9 +14,11 @@ def test_questions_go_to_the_answerer_and_texts_to_ingest() -> None:
 
 def test_a_stored_episode_is_not_committed_again() -> None:
     episode = Episode(id="e", agent_id="a", session_id="s", speaker="u", source="t", text="x", created_at=0)
-    assert route_after_build({"plan": EpisodeWrite(scope="a", episode=episode)}) == "detect_conflicts"
-    assert route_after_build({"plan": None}) == "__end__"
-    assert route_after_build({}) == "__end__"
+    plan = EpisodeWrite(scope="a", episode=episode)
+    assert route_after_build({"needs_writing": True, "plan": plan}) == "detect_conflicts"
+    assert route_after_build({"needs_writing": False}) == "__end__"
+    # A plan left in the state by an earlier run on the same thread is not written again.
+    assert route_after_build({"needs_writing": False, "plan": plan}) == "__end__"
 
 
 def test_analysed_questions_go_to_retrieval() -> None:
@@ -25,5 +27,4 @@ def test_analysed_questions_go_to_retrieval() -> None:
 
 def test_contradictions_go_to_review_and_the_rest_is_committed() -> None:
     assert route_after_detect({"conflicts": []}) == "commit_episode"
-    assert route_after_detect({}) == "commit_episode"
     assert route_after_detect({"conflicts": ["a conflict"]}) == "review_conflicts"  # type: ignore[list-item]

@@ -1,0 +1,88 @@
+"""Streaming the answer graph: every update is plain data, subgraph updates included.
+
+Clients of ``stream_mode="updates"`` (Studio, the LangGraph API, a user's agent) see what
+each node returned. No update carries a None (a node leaves out a key it has nothing for)
+or a reducer-bypass wrapper (``Overwrite`` streams as ``{"value": ...}``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from langgraph.types import Overwrite
+
+from broker.api import Broker
+from graphs import answer
+from schemas.context import Context
+from schemas.models import Question
+
+Update = tuple[tuple[str, ...], str, Any]
+
+
+def stream(context: Context, question: str) -> list[Update]:
+    """Return (namespace, node, update) for every update of the run, the multi-hop subgraph's too."""
+    chunks = answer.graph.stream(Question(question=question), context=context, stream_mode="updates", subgraphs=True)
+    return [(namespace, node, update) for namespace, chunk in chunks for node, update in chunk.items()]
+
+
+def assert_plain(updates: list[Update]) -> None:
+    for namespace, node, update in updates:
+        assert isinstance(update, dict), (namespace, node, update)
+        for key, value in update.items():
+            assert value is not None, (namespace, node, key)
+            assert not isinstance(value, Overwrite), (namespace, node, key)
+            assert not (isinstance(value, dict) and set(value) == {"value"}), (namespace, node, key, value)
+
+
+def final(updates: list[Update]) -> dict[str, Any]:
+    [update] = [update for namespace, node, update in updates if not namespace and node == "answer_question"]
+    return update
+
+
+def nodes(updates: list[Update]) -> list[str]:
+    return [node for namespace, node, _ in updates if not namespace]
+
+
+def subgraph_nodes(updates: list[Update]) -> list[str]:
+    return [node for namespace, node, _ in updates if namespace and namespace[0].startswith("multi_hop:")]
+
+
+def test_a_single_hop_question_streams_plain_updates(broker: Broker, context: Context) -> None:
+    broker.remember("小李精通 Python。", speaker="小李")
+    updates = stream(context, "小李会什么语言？")
+    assert_plain(updates)
+    assert nodes(updates) == ["analyse_question", "retrieve_evidence", "answer_question"]
+    output = final(updates)
+    assert output["answer"].startswith("Python")
+    assert [fact.object for fact in output["facts"]] == ["Python"]
+    assert output["episodes"] and output["history"] == []
+
+
+def test_a_multi_hop_question_streams_the_subgraph_and_plain_updates(broker: Broker, context: Context) -> None:
+    for text in ("张三的导师是李四。", "李四在清华大学任教。", "王五的导师是赵六。", "赵六在北京大学任教。"):
+        broker.remember(text)
+    updates = stream(context, "张三的导师在哪所大学任教？")
+    assert_plain(updates)
+    assert nodes(updates) == ["analyse_question", "multi_hop", "answer_question"]
+    assert subgraph_nodes(updates) == ["decompose_question", "retrieve_hop", "reason_hop", "retrieve_hop", "reason_hop"]
+    [loop] = [update for namespace, node, update in updates if not namespace and node == "multi_hop"]
+    assert {"sub_questions", "hops", "found_facts", "found_episodes"} <= set(loop)  # HopOutput
+    assert final(updates)["answer"].startswith("清华大学")
+
+
+def test_a_broken_chain_streams_its_fallback(broker: Broker, context: Context) -> None:
+    broker.remember("Frank Herbert was born in Tacoma.")
+    updates = stream(context, "Where was the author of Dune born?")
+    assert_plain(updates)
+    assert nodes(updates) == ["analyse_question", "multi_hop", "retrieve_evidence", "answer_question"]
+    assert "Tacoma" not in final(updates)["answer"]
+
+
+@pytest.mark.parametrize("question", ["Where does Alice work?", "Where was the author of Dune born?"])
+def test_nothing_in_memory_streams_plain_updates(context: Context, question: str) -> None:
+    updates = stream(context, question)
+    assert_plain(updates)
+    output = final(updates)
+    assert output["answer"] == "I have nothing in memory about that."
+    assert output["facts"] == [] and output["episodes"] == []
