@@ -1,10 +1,11 @@
 """The Python API: ``Broker`` remembers texts and answers questions over one store.
 
     from broker.api import Broker
+    from language.sentences import sentence_of
     memory = Broker(agent_id="assistant")
     memory.remember("小李精通 Python。", speaker="小李")
     reply = memory.ask("小李会什么语言？")
-    print(reply.answer, [fact.sentence() for fact in reply.facts])
+    print(reply.answer, [sentence_of(fact) for fact in reply.facts])
 
 It runs the same compiled graphs as ``langgraph dev`` and the CLI, with a ``Context``
 built from keyword arguments and ``ELEPHANT_*`` environment variables.
@@ -22,6 +23,8 @@ from domain.evidence import decay, link_entities
 from domain.identity import unmerge
 from domain.retrieval import RECALL, reciprocal_rank_fusion, search_episodes
 from domain.truth import parse_decision
+from graphs.answer import graph as answer_graph
+from graphs.ingest import graph as ingest_graph
 from language.chunks import split_perception
 from language.names import normalize_name
 from language.pronouns import resolve_first_person
@@ -96,8 +99,6 @@ class Broker:
         Raises:
             ValueError: If a text is over ``MAX_TEXT_CHARS`` (nothing is written).
         """
-        from graphs.ingest import graph
-
         batches = [split_perception(perception) for perception in perceptions]
         total = IngestReport()
         for pieces in batches:
@@ -106,7 +107,7 @@ class Broker:
                 if self.context.review_policy == "human":
                     written, _ = self.remember_for_review(piece)
                 else:
-                    written = graph.invoke(piece, context=self.context).get("report") or IngestReport()
+                    written = ingest_graph.invoke(piece, context=self.context).get("report") or IngestReport()
                 report = report + written
             total = total + report
             if on_each is not None:
@@ -129,13 +130,11 @@ class Broker:
         Raises:
             InvalidInput: One line naming the field that breaks its rule (``schemas.ids``).
         """
-        from graphs.answer import graph
-
         try:
             request = Question(question=question, **fields)
         except ValidationError as error:
             raise InvalidInput.of(error) from None
-        result = graph.invoke(request, context=self.context)
+        result = answer_graph.invoke(request, context=self.context)
         return Answer(
             answer=result["answer"],
             facts=result.get("facts") or [],

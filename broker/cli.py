@@ -15,6 +15,8 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
+from language.sentences import sentence_of
+
 try:  # typer >= 0.24 carries its own copy of click; older ones use click itself
     from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 except ImportError:  # pragma: no cover - depends on the installed typer
@@ -219,8 +221,8 @@ def conflicts(
             conflict.id,
             conflict.status,
             conflict.kind,
-            conflict.old_fact.sentence(),
-            conflict.new_fact.sentence(),
+            sentence_of(conflict.old_fact),
+            sentence_of(conflict.new_fact),
             f"{conflict.decision or ''} {('(' + conflict.decided_by + ')') if conflict.decided_by else ''}".strip(),
             conflict.reason,
         )
@@ -243,7 +245,7 @@ def resolve(
     if as_json:
         print_json(conflict.model_dump(mode="json"))
     else:
-        old, new = conflict.old_fact.sentence(), conflict.new_fact.sentence()
+        old, new = sentence_of(conflict.old_fact), sentence_of(conflict.new_fact)
         stdout.print(f"{conflict.id}: {conflict.decision} (old: {old}; new: {new})", highlight=False)
 
 

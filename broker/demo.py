@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from broker.api import Broker
+from language.sentences import sentence_of
 from schemas.models import Perception
 
 CONVERSATION: list[tuple[str, str, str]] = [
@@ -67,7 +68,7 @@ def run_demo(broker: Broker, *, agent_id: str = "demo", console: Console | None 
             console.print(f"  [dim]hop {number}:[/] {hop.question} → {found}", highlight=False)
         table = Table("fact", "confidence", "weight", "episodes", box=None, show_header=True)
         for fact in answer.facts:
-            table.add_row(fact.sentence(), f"{fact.confidence:.2f}", str(fact.weight), ", ".join(fact.episode_ids))
+            table.add_row(sentence_of(fact), f"{fact.confidence:.2f}", str(fact.weight), ", ".join(fact.episode_ids))
         if answer.facts:
             console.print(table)
         for episode in answer.episodes:

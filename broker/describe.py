@@ -6,6 +6,7 @@ the MCP server), next to the structured result each of them also returns.
 
 from __future__ import annotations
 
+from language.sentences import sentence_of
 from schemas.models import Answer, Episode, Fact
 
 EPISODE_TEXT_LIMIT = 400
@@ -45,7 +46,7 @@ def fact_line(fact: Fact) -> str:
         notes.append(fact.schedule)
     if fact.valid_from or fact.valid_to:
         notes.append(f"valid {fact.valid_from or '?'} to {fact.valid_to or 'now'}")
-    return f"[{fact.id}] {fact.sentence()} ({', '.join(notes)})"
+    return f"[{fact.id}] {sentence_of(fact)} ({', '.join(notes)})"
 
 
 def episode_line(episode: Episode) -> str:

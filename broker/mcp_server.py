@@ -54,6 +54,7 @@ from pydantic import AfterValidator, AnyHttpUrl, BaseModel, ConfigDict, Field, V
 
 from broker.api import Broker
 from broker.describe import describe_answer, describe_episodes
+from language.sentences import sentence_of
 from schemas.ids import ID_MAX, NAME_MAX, check_conflict_id, check_id, check_optional, error_messages
 from schemas.models import Answer, Conflict, Episode, IngestReport
 from store import StoreError
@@ -616,7 +617,7 @@ def _ingest_text(report: IngestReport) -> str:
 
 def _conflict_line(conflict: Conflict) -> str:
     old, new = conflict.old_fact, conflict.new_fact
-    return f"old: {old.sentence()} [{old.id}]; new: {new.sentence()} [{new.id}]"
+    return f"old: {sentence_of(old)} [{old.id}]; new: {sentence_of(new)} [{new.id}]"
 
 
 def _conflicts_text(conflicts: list[Conflict]) -> str:

@@ -27,6 +27,7 @@ from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
+from graphs.ingest import builder as ingest_builder
 from providers.resources import get_store
 from schemas.context import Context
 from schemas.models import Conflict, IngestReport, Perception
@@ -70,9 +71,7 @@ class ReviewDesk:
     def graph(self) -> CompiledStateGraph[Any, Any, Any, Any]:
         """The ingest graph compiled with this desk's checkpointer."""
         if self._graph is None:
-            from graphs.ingest import builder
-
-            self._graph = builder.compile(checkpointer=self.checkpointer, name="ingest")
+            self._graph = ingest_builder.compile(checkpointer=self.checkpointer, name="ingest")
         return self._graph
 
     def ingest(self, perception: Perception, context: Context) -> tuple[IngestReport, list[Conflict]]:

@@ -26,7 +26,9 @@ from pydantic import BaseModel, Field, ValidationError
 
 from broker.api import Broker
 from broker.describe import describe_answer, describe_episodes, fact_line
+from graphs.ingest import graph as ingest_graph
 from language.chunks import split_perception
+from language.sentences import sentence_of
 from providers.resources import request_scope
 from schemas.ids import check_optional, check_text, error_messages
 from schemas.models import Answer, Conflict, Episode, Fact, IngestReport, Perception
@@ -192,12 +194,10 @@ def _remember(broker: Broker, perception: Perception) -> tuple[IngestReport, lis
     if broker.context.review_policy == "human":
         report, waiting = broker.remember_for_review(perception)
         return report, None, waiting
-    from graphs.ingest import graph
-
     fact_ids: list[str] = []
     conflicts: list[Conflict] = []
     output: dict[str, Any] = {}
-    stream = graph.stream(perception, context=broker.context, stream_mode=["updates", "values"])
+    stream = ingest_graph.stream(perception, context=broker.context, stream_mode=["updates", "values"])
     for mode, chunk in cast(Iterator[tuple[str, Any]], stream):
         if mode == "values":
             output = chunk  # the last one is what invoke() would return
@@ -216,7 +216,7 @@ def describe_report(report: IngestReport, facts: list[Fact] | None, conflicts: l
     if not report.episodes and conflicts:
         lines = ["Held for review: this text contradicts memory, and nothing of it is stored until a person decides."]
         lines.extend(
-            f"- open conflict {c.id}: old: {c.old_fact.sentence()}; new: {c.new_fact.sentence()}" for c in conflicts
+            f"- open conflict {c.id}: old: {sentence_of(c.old_fact)}; new: {sentence_of(c.new_fact)}" for c in conflicts
         )
         return "\n".join(lines)
     if not report.episodes and not report.reread:
@@ -236,7 +236,7 @@ def describe_report(report: IngestReport, facts: list[Fact] | None, conflicts: l
     kept = {"keep_new": "the new statement", "keep_old": "the old statement", "keep_both": "both"}
     for conflict in conflicts:
         lines.append(
-            f"Conflict {conflict.id}: old: {conflict.old_fact.sentence()}; new: {conflict.new_fact.sentence()}; "
+            f"Conflict {conflict.id}: old: {sentence_of(conflict.old_fact)}; new: {sentence_of(conflict.new_fact)}; "
             f"kept {kept.get(conflict.decision or '', 'both')} ({conflict.reason})."
         )
     return "\n".join(lines)

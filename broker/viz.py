@@ -31,14 +31,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from broker.api import Broker
+from language.names import normalize_name
+from language.sentences import sentence_of
+from providers.resources import request_scope
 from schemas.models import Answer, Entity, Fact
-
-if TYPE_CHECKING:
-    from broker.api import Broker
 
 TYPE_COLOURS: dict[str, str] = {
     "Person": "#4e79a7",
@@ -188,7 +189,7 @@ def edge_from_fact(fact: Fact, source: str, target: str, *, on_path: bool = Fals
         source=source,
         target=target,
         label=negation + fact.predicate,
-        sentence=fact.sentence(),
+        sentence=sentence_of(fact),
         confidence=round(float(fact.confidence), 3),
         weight=int(fact.weight),
         status=fact.status,
@@ -602,9 +603,6 @@ def neighbourhood(
     Raises:
         ValueError: If no entity has that name.
     """
-    from language.names import normalize_name
-    from providers.resources import request_scope
-
     scope = request_scope(agent_id, broker.context)
     store = broker.store
     key = normalize_name(name)
@@ -678,8 +676,6 @@ def evidence(answer: Answer, question: str) -> Picture:
 
 def overview(broker: Broker, *, agent_id: str | None = None, max_entities: int = 100, max_facts: int = 300) -> Picture:
     """Draw the most mentioned entities and the facts among them (both capped)."""
-    from providers.resources import request_scope
-
     scope = request_scope(agent_id, broker.context)
     entities = broker.store.list_entities(scope, max_entities)
     ids = {entity.id for entity in entities}

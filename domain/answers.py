@@ -24,8 +24,10 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from domain.evidence import MENTION_LINK_WEIGHT, affirmed_relations, asked_relations
+from domain.retrieval import ANSWER, reciprocal_rank_fusion
 from language.names import is_mentioned
 from language.pronouns import resolve_first_person
+from language.sentences import sentence_of
 from prompts.answerer import ANSWER_SYSTEM, ANSWER_USER
 from providers.chat_models import ModelError, ask_model
 from schemas.models import Entity, Episode, Fact, Hop, QuestionAnalysis
@@ -88,7 +90,7 @@ def write_answer(
     analysis: QuestionAnalysis,
     anchors: Sequence[Entity],
     facts: Sequence[Fact],
-    episodes: Sequence[Episode],
+    episode_rankings: Sequence[Sequence[Episode]],
     *,
     hops: Sequence[Hop] = (),
     sub_questions: Sequence[str] = (),
@@ -105,14 +107,17 @@ def write_answer(
         analysis: The question's analysis.
         anchors: The entities the whole question was linked to, with link weights as scores.
         facts: The evidence, best first.
-        episodes: The episodes of the evidence, best first.
+        episode_rankings: One ranking of episodes per retrieval (the whole question, each
+            hop), best first; they are fused by reciprocal rank and the top
+            ``ANSWER.limit`` are cited, as one retrieval's would be.
         hops: The sub-questions asked so far, in order (multi-hop questions).
         sub_questions: The planned chain; answered hop by hop, its path leads the evidence.
         history: Superseded facts about the evidence; the offline answer mentions them.
         query_rows: Rows of a generated Cypher query, if one ran.
         llm_spec: The chat model as ``provider:model``; empty means offline.
     """
-    facts, episodes = list(facts), list(episodes)
+    facts = list(facts)
+    episodes = cited_episodes(episode_rankings)
     chain = is_answered_chain(hops, sub_questions)
     path: list[Fact] = []
     if chain:
@@ -138,6 +143,14 @@ def write_answer(
     if history and facts:
         answer += _history_note(list(history), analysis.language == "zh")
     return Reply(answer, facts, episodes, notes)
+
+
+def cited_episodes(rankings: Sequence[Sequence[Episode]]) -> list[Episode]:
+    """Fuse the episode rankings of a question's retrievals into the episodes an answer cites."""
+    ranked = [ranking for ranking in rankings if ranking]
+    if len(ranked) == 1:
+        return list(ranked[0][: ANSWER.limit])
+    return reciprocal_rank_fusion(ranked, ANSWER.rrf_k)[: ANSWER.limit]
 
 
 def cite(
@@ -191,7 +204,7 @@ def write_with_llm(
         question=question,
         speaker=speaker,
         steps="\n".join(steps) or "(single lookup)",
-        facts="\n".join(f"[{fact.id}] {fact.sentence()}" for fact in facts) or "(none)",
+        facts="\n".join(f"[{fact.id}] {sentence_of(fact)}" for fact in facts) or "(none)",
         episodes="\n".join(f"[{ep.id}] {ep.speaker}: {ep.text}" for ep in episodes) or "(none)",
         query_result="\n".join(json.dumps(row, ensure_ascii=False) for row in query_rows) or "(none)",
     )
@@ -341,11 +354,11 @@ def compose_answer(
         chain = _connecting_chain(facts, anchors)
         if chain:
             # "How is Alice connected to Carol?": the answer is the path itself.
-            links = _join([fact.sentence() for fact in [*lead, *chain]], chinese)
+            links = _join([sentence_of(fact) for fact in [*lead, *chain]], chinese)
             return f"记忆中的联系：{links}。" if chinese else f"They are connected: {links}."
         # The evidence is about the right things but names nothing of the kind asked
         # for (a city when an employer is asked): say so, and show what is known.
-        reasons = _join([fact.sentence() for fact in facts[:MAX_REASONS]], chinese)
+        reasons = _join([sentence_of(fact) for fact in facts[:MAX_REASONS]], chinese)
         return (
             f"记忆中没有直接回答这个问题的事实。相关的记忆：{reasons}。"
             if chinese
@@ -372,7 +385,7 @@ def compose_answer(
         supporting.extend(fact for fact in candidate.support if fact not in supporting)
     names = ("、" if chinese else ", ").join(_answer_phrase(candidate) for candidate in answers)
     if analysis.intent == "recommend":
-        reasons = _join([fact.sentence() for fact in supporting[:MAX_REASONS]], chinese)
+        reasons = _join([sentence_of(fact) for fact in supporting[:MAX_REASONS]], chinese)
         return f"建议用 {names}。依据：{reasons}。" if chinese else f"Use {names}. Based on memory: {reasons}."
     return _with_reasons(names, supporting, chinese)
 
@@ -432,7 +445,7 @@ def _answer_yes_no(
             if fact.negated:
                 return _with_reasons(_chinese_no(fact) if chinese else "No", [*(lead or []), fact], chinese)
             return _with_reasons("是的" if chinese else "Yes", [*(lead or []), fact], chinese)
-    reasons = _join([fact.sentence() for fact in facts[:MAX_REASONS]], chinese)
+    reasons = _join([sentence_of(fact) for fact in facts[:MAX_REASONS]], chinese)
     return (
         f"记忆中没有能确认这一点的事实。相关的记忆：{reasons}。"
         if chinese
@@ -441,7 +454,7 @@ def _answer_yes_no(
 
 
 def _with_reasons(answer: str, facts: list[Fact], chinese: bool) -> str:
-    reasons = _join([fact.sentence() for fact in facts[:MAX_REASONS]], chinese)
+    reasons = _join([sentence_of(fact) for fact in facts[:MAX_REASONS]], chinese)
     return f"{answer}。依据：{reasons}。" if chinese else f"{answer}. Based on memory: {reasons}."
 
 
@@ -471,7 +484,7 @@ def is_compatible_type(kind: str | None, answer_type: str | None) -> bool:
 
 def _history_note(history: list[Fact], chinese: bool) -> str:
     """Say what used to be true: "（以前：小李用 Python）" / " (Previously: ...)"."""
-    past = _join([fact.sentence() for fact in history[:MAX_REASONS]], chinese)
+    past = _join([sentence_of(fact) for fact in history[:MAX_REASONS]], chinese)
     return f"（以前：{past}）" if chinese else f" (Previously: {past}.)"
 
 

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from language.names import display_name, mention_key, normalize_name
 from language.predicates import predicate_key
 from language.pronouns import resolve_first_person
+from language.sentences import sentence_of
 from schemas.ids import check_fact_ids, error_line, stable_id
 from schemas.models import (
     DEFAULT_SPEAKER,
@@ -255,7 +256,7 @@ def with_embeddings(plan: EpisodeWrite, store: GraphStore, embeddings: Embedding
     vectors = embeddings.embed_documents(
         [f"{episode.speaker}: {resolve_first_person(episode.text, episode.speaker)}"]
         + [row.name for row in new_rows]
-        + [fact_of_row(fact, plan).sentence() for fact in plan.facts]
+        + [sentence_of(fact_of_row(fact, plan)) for fact in plan.facts]
     )
     entity_vectors = dict(zip((row.key for row in new_rows), vectors[1 : 1 + len(new_rows)], strict=True))
     fact_vectors = vectors[1 + len(new_rows) :]

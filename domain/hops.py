@@ -35,6 +35,7 @@ from language.names import fold_text
 from language.predicates import predicate_key
 from language.pronouns import resolve_first_person
 from language.question import analyse_question
+from language.sentences import sentence_of
 from prompts.answerer import DECOMPOSE_SYSTEM, DECOMPOSE_USER, REASON_SYSTEM, REASON_USER
 from providers.chat_models import ModelError, ask_model
 from schemas.context import MAX_HOPS_LIMIT
@@ -265,7 +266,7 @@ def answer_with_llm(hop: Hop, llm_spec: str) -> tuple[list[Entity], list[Fact]]:
     Raises:
         ModelError: If the model fails (``providers.chat_models.ask_model``).
     """
-    facts = "\n".join(f"[{fact.id}] {fact.sentence()}" for fact in hop.facts)
+    facts = "\n".join(f"[{fact.id}] {sentence_of(fact)}" for fact in hop.facts)
     messages = [("system", REASON_SYSTEM), ("user", REASON_USER.format(question=hop.question, facts=facts))]
     reply = ask_model(llm_spec, HopAnswer, messages)
     by_id = {fact.id: fact for fact in hop.facts}

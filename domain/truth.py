@@ -28,6 +28,7 @@ from typing import Any, Literal
 
 from domain.episodes import fact_of_row
 from language.predicates import is_single_valued
+from language.sentences import sentence_of
 from schemas.context import DEFAULT_AUTHORITY
 from schemas.ids import stable_id
 from schemas.models import Conflict, ConflictDecision, ConflictKind, EpisodeWrite, Fact, FactUpdate
@@ -119,7 +120,7 @@ def review_request(conflict: Conflict, plan: EpisodeWrite, position: int = 1, to
     """
     suggestion, why = decide_automatically(conflict)
     return {
-        "question": f"Which is true now? old: {conflict.old_fact.sentence()} / new: {conflict.new_fact.sentence()}",
+        "question": f"Which is true now? old: {sentence_of(conflict.old_fact)} / new: {sentence_of(conflict.new_fact)}",
         "conflict_id": conflict.id,
         "position": f"{position} of {total}",
         "kind": conflict.kind,
@@ -139,7 +140,7 @@ def _reviewed_fact(fact: Fact) -> dict[str, Any]:
     learnt = datetime.fromtimestamp(fact.created_at / 1000, UTC).isoformat() if fact.created_at else None
     return {
         "id": fact.id,
-        "statement": fact.sentence(),
+        "statement": sentence_of(fact),
         "confidence": fact.confidence,
         "authority": fact.authority,
         "valid_from": fact.valid_from,

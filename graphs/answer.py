@@ -11,6 +11,8 @@ question at once.
 
 from __future__ import annotations
 
+from typing import Any
+
 from langgraph.graph import END, START, StateGraph
 
 from graphs.multi_hop import graph as multi_hop_graph
@@ -23,19 +25,29 @@ from schemas.context import RunContext
 from schemas.models import Question
 from schemas.state import AnswerOutput, AnswerState
 
-builder = StateGraph(AnswerState, context_schema=RunContext, input_schema=Question, output_schema=AnswerOutput)
-builder.add_node("analyse_question", analyse_question)
-builder.add_node("multi_hop", multi_hop_graph)
-builder.add_node("retrieve_evidence", retrieve_evidence)
-builder.add_node("query_graph", query_graph)
-builder.add_node("answer_question", answer_question)
-builder.add_edge(START, "analyse_question")
-builder.add_conditional_edges(
-    "analyse_question", route_after_analyse, ["multi_hop", "retrieve_evidence", "query_graph"]
-)
-builder.add_conditional_edges("multi_hop", route_after_multi_hop, ["answer_question", "retrieve_evidence"])
-builder.add_edge("retrieve_evidence", "answer_question")
-builder.add_edge("query_graph", "answer_question")
-builder.add_edge("answer_question", END)
 
+def build(output_schema: type[AnswerOutput] | type[AnswerState] = AnswerOutput) -> StateGraph[Any, Any, Any, Any]:
+    """Wire the answer graph; it returns ``output_schema`` (the answer, or its whole state)."""
+    wiring = StateGraph(AnswerState, context_schema=RunContext, input_schema=Question, output_schema=output_schema)
+    wiring.add_node("analyse_question", analyse_question)
+    wiring.add_node("multi_hop", multi_hop_graph)
+    wiring.add_node("retrieve_evidence", retrieve_evidence)
+    wiring.add_node("query_graph", query_graph)
+    wiring.add_node("answer_question", answer_question)
+    wiring.add_edge(START, "analyse_question")
+    wiring.add_conditional_edges(
+        "analyse_question", route_after_analyse, ["multi_hop", "retrieve_evidence", "query_graph"]
+    )
+    wiring.add_conditional_edges("multi_hop", route_after_multi_hop, ["answer_question", "retrieve_evidence"])
+    wiring.add_edge("retrieve_evidence", "answer_question")
+    wiring.add_edge("query_graph", "answer_question")
+    wiring.add_edge("answer_question", END)
+    return wiring
+
+
+builder = build()
 graph = builder.compile(name="answer")
+# A graph run as another graph's node reports its nodes' updates cut to its output keys
+# (a node that writes none shows as null in a stream). The broker graph runs this
+# compile, whose output is the whole state; the broker keeps only its own keys.
+subgraph = build(AnswerState).compile(name="answer")

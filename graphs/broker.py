@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from langgraph.graph import END, START, StateGraph
 
-from graphs.answer import graph as answer_graph
-from graphs.ingest import graph as ingest_graph
+from graphs.answer import subgraph as answer_graph
+from graphs.ingest import subgraph as ingest_graph
 from nodes.routing import route_request
 from schemas.context import RunContext
 from schemas.state import BrokerInput, BrokerOutput, BrokerState

@@ -9,6 +9,8 @@ with a report of nothing new.
 
 from __future__ import annotations
 
+from typing import Any
+
 from langgraph.graph import END, START, StateGraph
 
 from nodes.build_facts import build_facts
@@ -22,20 +24,30 @@ from schemas.context import RunContext
 from schemas.models import Perception
 from schemas.state import IngestOutput, IngestState
 
-builder = StateGraph(IngestState, context_schema=RunContext, input_schema=Perception, output_schema=IngestOutput)
-# No retry policy: a failing model is retried (boundedly) inside the call, then the
-# rules read the text (domain/reading.py); retrying the node would multiply requests.
-builder.add_node("read_text", read_text)
-builder.add_node("resolve_entities", resolve_entities)
-builder.add_node("build_facts", build_facts)
-builder.add_node("detect_conflicts", detect_conflicts)
-builder.add_node("review_conflicts", review_conflicts, destinations=("commit_episode",))
-builder.add_node("commit_episode", commit_episode)
-builder.add_edge(START, "read_text")
-builder.add_edge("read_text", "resolve_entities")
-builder.add_edge("resolve_entities", "build_facts")
-builder.add_conditional_edges("build_facts", route_after_build, ["detect_conflicts", END])
-builder.add_conditional_edges("detect_conflicts", route_after_detect, ["review_conflicts", "commit_episode"])
-builder.add_edge("commit_episode", END)
 
+def build(output_schema: type[IngestOutput] | type[IngestState] = IngestOutput) -> StateGraph[Any, Any, Any, Any]:
+    """Wire the ingest graph; it returns ``output_schema`` (the report, or its whole state)."""
+    wiring = StateGraph(IngestState, context_schema=RunContext, input_schema=Perception, output_schema=output_schema)
+    # No retry policy: a failing model is retried (boundedly) inside the call, then the
+    # rules read the text (domain/reading.py); retrying the node would multiply requests.
+    wiring.add_node("read_text", read_text)
+    wiring.add_node("resolve_entities", resolve_entities)
+    wiring.add_node("build_facts", build_facts)
+    wiring.add_node("detect_conflicts", detect_conflicts)
+    wiring.add_node("review_conflicts", review_conflicts, destinations=("commit_episode",))
+    wiring.add_node("commit_episode", commit_episode)
+    wiring.add_edge(START, "read_text")
+    wiring.add_edge("read_text", "resolve_entities")
+    wiring.add_edge("resolve_entities", "build_facts")
+    wiring.add_conditional_edges("build_facts", route_after_build, ["detect_conflicts", END])
+    wiring.add_conditional_edges("detect_conflicts", route_after_detect, ["review_conflicts", "commit_episode"])
+    wiring.add_edge("commit_episode", END)
+    return wiring
+
+
+builder = build()
 graph = builder.compile(name="ingest")
+# A graph run as another graph's node reports its nodes' updates cut to its output keys
+# (a node that writes none shows as null in a stream). The broker graph runs this
+# compile, whose output is the whole state; the broker keeps only its own keys.
+subgraph = build(IngestState).compile(name="ingest")

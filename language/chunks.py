@@ -12,12 +12,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from typing import TYPE_CHECKING
 
 from schemas.ids import MAX_EPISODE_CHARS, MAX_QUESTION_CHARS, MAX_TEXT_CHARS, TEXT_TOO_LONG_HINT
-
-if TYPE_CHECKING:
-    from schemas.models import Perception
+from schemas.models import Perception
 
 __all__ = ["MAX_EPISODE_CHARS", "MAX_QUESTION_CHARS", "MAX_TEXT_CHARS", "split_long", "split_perception"]
 

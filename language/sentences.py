@@ -13,6 +13,7 @@ import re
 
 from language.english import VERB_BASES, lemma
 from language.segment import word_tag
+from schemas.models import Fact
 
 _COPULAS = frozenset({"is", "are", "was", "were", "am"})
 _PARTICIPLES = {
@@ -22,6 +23,11 @@ _PARTICIPLES = {
 # Chinese verbs that take their place before them: 在腾讯工作, not 工作腾讯.
 _ZH_PLACE_VERBS = frozenset({"工作", "上班", "读书", "上学", "念书", "实习", "任教", "就读", "住", "生活"})
 _MIXED_SCRIPT_BOUNDARY = re.compile(r"(?<=[\u3400-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u3400-\u9fff])")
+
+
+def sentence_of(fact: Fact) -> str:
+    """Return a stored fact as a short readable statement."""
+    return fact_sentence(fact.subject, fact.predicate, fact.object, fact.negated)
 
 
 def fact_sentence(subject: str, predicate: str, obj: str, negated: bool = False) -> str:

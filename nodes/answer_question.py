@@ -3,7 +3,7 @@
 A thin adapter over ``domain.answers.write_answer``: offline the answer is composed
 from the graph, with a chat model the model writes it and cites fact and episode ids.
 This node writes the answer graph's output: the answer, exactly the facts and episodes
-it rests on (the evidence gathered before stays in ``found_facts``/``found_episodes``),
+it rests on (the evidence gathered before stays in ``found_facts``/``episode_rankings``),
 and what used to be true.
 """
 
@@ -28,7 +28,7 @@ def answer_question(state: AnswerState, runtime: Runtime[RunContext]) -> dict[st
         state["analysis"],
         state.get("anchors", []),
         state.get("found_facts", []),
-        state.get("found_episodes", []),
+        state.get("episode_rankings", []),
         hops=state.get("hops", []),
         sub_questions=state.get("sub_questions", []),
         history=history,

@@ -33,6 +33,6 @@ def retrieve_evidence(state: AnswerState, runtime: Runtime[RunContext]) -> dict[
     return {
         "anchors": evidence.linked(),
         "found_facts": evidence.facts,
-        "found_episodes": evidence.episodes,
+        "episode_rankings": [evidence.episodes],
         "superseded": evidence.history,
     }

@@ -2,7 +2,7 @@
 
 A thin adapter over ``domain.hops.retrieve_next_hop``: the sub-question's slots are
 filled with the earlier answers, which become anchors, and retrieval is the single-hop
-one. The evidence found joins the answer's ``found_facts`` and ``found_episodes``.
+one. The evidence found joins the answer's ``found_facts`` and ``episode_rankings``.
 """
 
 from __future__ import annotations
@@ -35,4 +35,4 @@ def retrieve_hop(state: HopState, runtime: Runtime[RunContext]) -> dict[str, Any
     if evidence is None:
         # A slot refers to an answer that does not exist: the hop fails, the router ends the loop.
         return {"hops": [*hops, hop]}
-    return {"hops": [*hops, hop], "found_facts": evidence.facts, "found_episodes": evidence.episodes}
+    return {"hops": [*hops, hop], "found_facts": evidence.facts, "episode_rankings": [evidence.episodes]}

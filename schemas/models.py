@@ -210,12 +210,6 @@ class Fact(BaseModel):
     derived_from: list[str] = Field(default_factory=list, description="Facts this one was concluded from.")
     score: float | None = Field(default=None, description="Retrieval score, when ranked for a question.")
 
-    def sentence(self) -> str:
-        """Render the fact as a short readable statement (``language.sentences``)."""
-        from language.sentences import fact_sentence  # noqa: PLC0415 (language imports schemas)
-
-        return fact_sentence(self.subject, self.predicate, self.object, self.negated)
-
 
 class Question(Addressed):
     """The public input of the answer graph (also the MCP/LangChain tool schema)."""

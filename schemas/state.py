@@ -1,11 +1,15 @@
-"""The one typed state that Reader, Builder and Answerer share.
+"""Graph states: one per graph, each with its input and output, and their reducers.
 
-A request is either a perception (``text``) or a question (``question``); the broker
-graph routes on which is present. Fields that accumulate (evidence gathered over
-several retrieval hops) have reducers; everything else is replaced by the node that
-owns it. The graphs take pydantic inputs (``Perception``, ``Question`` and
-``BrokerInput``, whose optional fields have defaults and descriptions: Studio forms
-and ``graph.as_tool()`` schemas show them) and return the output TypedDicts below.
+The Reader, Builder and Answerer share one typed request (``Request``: a perception's
+or a question's fields). The ingest graph works on ``IngestState``, the answer graph on
+``AnswerState`` and its multi-hop subgraph on ``HopState``; the broker graph's
+``BrokerState`` holds only the request and what either subgraph returns, and routes on
+whether a ``question`` is present. Fields that accumulate (evidence gathered over
+several hops and branches, run notes) have reducers; every other field is written by
+the one node that owns it. The graphs take pydantic inputs (``Perception``,
+``Question``, ``BrokerInput``, whose optional fields have defaults and descriptions:
+Studio forms and ``graph.as_tool()`` schemas show them) and return the output
+TypedDicts below.
 """
 
 from __future__ import annotations
@@ -47,6 +51,13 @@ def merge_by_id(left: Sequence[ItemT] | None, right: Sequence[ItemT] | None) -> 
     for item in right or []:
         merged[item.id] = item
     return list(merged.values())
+
+
+def add_rankings(
+    left: Sequence[Sequence[Episode]] | None, right: Sequence[Sequence[Episode]] | None
+) -> list[list[Episode]]:
+    """Reducer: keep every retrieval's episode ranking (best first), in the order they came."""
+    return [list(ranking) for ranking in [*(left or []), *(right or [])]]
 
 
 def add_notes(left: Sequence[str] | None, right: Sequence[str] | None) -> list[str]:
@@ -168,7 +179,7 @@ class HopState(HopInput, total=False):
 
     ``decompose_question`` writes the chain, its budget and an empty ``hops``; each
     ``retrieve_hop`` appends a hop and adds its evidence to ``found_facts`` and
-    ``found_episodes``; ``reason_hop`` records the latest hop's answer.
+    ``episode_rankings``; ``reason_hop`` records the latest hop's answer.
     """
 
     sub_questions: list[str]
@@ -179,8 +190,8 @@ class HopState(HopInput, total=False):
     """The sub-questions asked so far, with their evidence and answers, in order."""
     found_facts: Annotated[list[Fact], merge_by_id]
     """Every hop's evidence, in the order found."""
-    found_episodes: Annotated[list[Episode], merge_by_id]
-    """Every hop's episodes, in the order found."""
+    episode_rankings: Annotated[list[list[Episode]], add_rankings]
+    """Every hop's episodes, one ranking per hop (best first)."""
     notes: Annotated[list[str], add_notes]
 
 
@@ -190,7 +201,7 @@ class HopOutput(TypedDict, total=False):
     sub_questions: list[str]
     hops: list[Hop]
     found_facts: list[Fact]
-    found_episodes: list[Episode]
+    episode_rankings: list[list[Episode]]
     notes: list[str]
 
 
@@ -199,7 +210,7 @@ class AnswerState(TypedDict, total=False):
 
     The request fields are the graph's input. ``analyse_question`` normalises the request
     once (``asker``, ``scope``, ``as_of_ms``, ``resolved_question``, ``analysis``); later
-    nodes read those. Evidence accumulates in ``found_facts`` and ``found_episodes``
+    nodes read those. Evidence accumulates in ``found_facts`` and ``episode_rankings``
     (written by ``retrieve_evidence``, ``query_graph`` and the multi-hop subgraph);
     ``answer_question`` writes the output: the answer and exactly the ``facts`` and
     ``episodes`` it cites. No update carries a None: a key with nothing to say is left out.
@@ -234,7 +245,8 @@ class AnswerState(TypedDict, total=False):
     query_error: str
     # evidence: retrieve_evidence, query_graph and the multi_hop subgraph add to it
     found_facts: Annotated[list[Fact], merge_by_id]
-    found_episodes: Annotated[list[Episode], merge_by_id]
+    episode_rankings: Annotated[list[list[Episode]], add_rankings]
+    """One ranking of episodes per retrieval (the whole question, each hop); the answer fuses them."""
     # answer_question: the output
     answer: str
     facts: list[Fact]
@@ -246,5 +258,5 @@ class AnswerState(TypedDict, total=False):
     """What went differently in this run (a model that failed and the fallback used), once each."""
 
 
-class BrokerState(IngestState, AnswerState, total=False):
+class BrokerState(Request, BrokerOutput, total=False):
     """State of the broker graph: the request, then what the ingest or answer subgraph returns."""

@@ -441,25 +441,25 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, ABC):
 
     def search_entities_vector(self, scope: str, vector: Sequence[float], k: int = 10) -> list[tuple[Entity, float]]:
         """Nearest entities by name embedding, as (entity, cosine similarity)."""
-        rows = self._read(
-            f"{self._vector_query('Entity', '$fetch', '$vector')} "
-            f"WITH node AS e, score WHERE e.scope = $scope "
-            f"RETURN {_ENTITY_COLUMNS}, score ORDER BY score LIMIT $fetch",
-            {"scope": scope, "vector": list(map(float, vector)), "fetch": k * 4},
-        )
-        hits = [(_entity(row), self._vector_similarity(float(row["score"]))) for row in rows]
-        hits.sort(key=lambda hit: hit[1], reverse=True)
-        return hits[:k]
+        rows = self._nearest("Entity", "e", _ENTITY_COLUMNS, scope, vector, k)
+        return [(_entity(row), similarity) for row, similarity in rows]
 
     def search_episodes_vector(self, scope: str, vector: Sequence[float], k: int = 10) -> list[tuple[Episode, float]]:
         """Nearest episodes by text embedding, as (episode, cosine similarity)."""
+        rows = self._nearest("Episode", "ep", EPISODE_COLUMNS, scope, vector, k)
+        return [(Episode(**_without(row, "score")), similarity) for row, similarity in rows]
+
+    def _nearest(
+        self, label: str, alias: str, columns: str, scope: str, vector: Sequence[float], k: int
+    ) -> list[tuple[Row, float]]:
+        # The vector index spans every scope: fetch four times k, keep the scope's, best k.
         rows = self._read(
-            f"{self._vector_query('Episode', '$fetch', '$vector')} "
-            f"WITH node AS ep, score WHERE ep.scope = $scope "
-            f"RETURN {EPISODE_COLUMNS}, score ORDER BY score LIMIT $fetch",
+            f"{self._vector_query(label, '$fetch', '$vector')} "
+            f"WITH node AS {alias}, score WHERE {alias}.scope = $scope "
+            f"RETURN {columns}, score ORDER BY score LIMIT $fetch",
             {"scope": scope, "vector": list(map(float, vector)), "fetch": k * 4},
         )
-        hits = [(Episode(**_without(row, "score")), self._vector_similarity(float(row["score"]))) for row in rows]
+        hits = [(row, self._vector_similarity(float(row["score"]))) for row in rows]
         hits.sort(key=lambda hit: hit[1], reverse=True)
         return hits[:k]
 

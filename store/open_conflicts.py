@@ -38,7 +38,7 @@ class OpenConflict:
     thread_id: str
     """The thread of the paused run, on the checkpointer of the runtime that paused it."""
     payload: dict[str, Any]
-    """What the reviewer is shown (``nodes.review_conflicts.review_request``)."""
+    """What the reviewer is shown (``domain.truth.review_request``)."""
 
 
 class OpenConflictQueries:

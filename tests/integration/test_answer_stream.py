@@ -14,8 +14,10 @@ from langgraph.types import Overwrite
 
 from broker.api import Broker
 from graphs import answer
+from graphs.broker import graph as broker_graph
 from schemas.context import Context
 from schemas.models import Question
+from schemas.state import BrokerOutput
 
 Update = tuple[tuple[str, ...], str, Any]
 
@@ -67,7 +69,7 @@ def test_a_multi_hop_question_streams_the_subgraph_and_plain_updates(broker: Bro
     assert nodes(updates) == ["analyse_question", "multi_hop", "answer_question"]
     assert subgraph_nodes(updates) == ["decompose_question", "retrieve_hop", "reason_hop", "retrieve_hop", "reason_hop"]
     [loop] = [update for namespace, node, update in updates if not namespace and node == "multi_hop"]
-    assert {"sub_questions", "hops", "found_facts", "found_episodes"} <= set(loop)  # HopOutput
+    assert {"sub_questions", "hops", "found_facts", "episode_rankings"} <= set(loop)  # HopOutput
     assert final(updates)["answer"].startswith("清华大学")
 
 
@@ -86,3 +88,20 @@ def test_nothing_in_memory_streams_plain_updates(context: Context, question: str
     output = final(updates)
     assert output["answer"] == "I have nothing in memory about that."
     assert output["facts"] == [] and output["episodes"] == []
+
+
+def test_the_broker_graph_streams_its_subgraphs_nodes_with_their_real_updates(broker: Broker, context: Context) -> None:
+    # A graph run as a node reports its nodes' updates cut to its output keys; the broker
+    # runs compiles whose output is the whole state, so no node of ingest or answer shows
+    # as null, and the broker's own output stays its output schema.
+    for request in ({"text": "小李精通 Python。", "speaker": "小李"}, {"question": "小李会什么语言？"}):
+        chunks = broker_graph.stream(request, context=context, stream_mode="updates", subgraphs=True)
+        updates = [(namespace, node, update) for namespace, chunk in chunks for node, update in chunk.items()]
+        assert_plain(updates)
+        inner = [node for namespace, node, _ in updates if namespace]
+        assert inner[0] in ("read_text", "analyse_question") and len(inner) >= 3
+    reply = broker_graph.invoke({"question": "小李会什么语言？"}, context=context)
+    assert set(reply) <= set(BrokerOutput.__annotations__)
+    assert reply["answer"].startswith("Python")
+    report = broker_graph.invoke({"text": "小王精通 Java。", "speaker": "小王"}, context=context)
+    assert set(report) <= set(BrokerOutput.__annotations__) and report["report"].facts == 1

@@ -221,7 +221,7 @@ def _episode_request(slot: str, value: str) -> tuple[str, dict[str, Any]]:
     if slot == "text":
         return value, {}
     if slot == "derived_from":
-        # Not "Hi there.": an episode already stored is skipped before derived_from is looked at.
+        # A text of its own, so the case never depends on what another case stored.
         return "A note derived from earlier facts.", {"derived_from": [value]}
     return "Hi there.", {slot: value}
 

@@ -7,6 +7,7 @@ import pytest
 from broker.api import Broker
 from domain.answers import NOT_IN_MEMORY_EN, CitedAnswer
 from domain.hops import Decomposition, HopAnswer
+from language.sentences import sentence_of
 from providers.resources import request_scope
 from schemas.context import Context
 from schemas.models import Answer, Fact
@@ -179,4 +180,4 @@ def test_a_question_naming_both_ends_is_answered_with_the_path(broker: Broker) -
     assert {(fact.subject, fact.object) for fact in answer.facts} == {("小李", "n8n"), ("n8n", "Python")}
     unconnected = broker.ask("How is 小王 connected to Python?")
     assert "connected" not in unconnected.answer  # no chain links them, so none is claimed
-    assert all("Python" not in fact.sentence() for fact in unconnected.facts)
+    assert all("Python" not in sentence_of(fact) for fact in unconnected.facts)

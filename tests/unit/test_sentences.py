@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from language.sentences import sentence_of
 from schemas.models import Fact
 
 
 def sentence(subject: str, predicate: str, obj: str, negated: bool = False) -> str:
-    return Fact(id="f", subject=subject, predicate=predicate, predicate_key="k", object=obj, negated=negated).sentence()
+    return sentence_of(
+        Fact(id="f", subject=subject, predicate=predicate, predicate_key="k", object=obj, negated=negated)
+    )
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ from broker.viz import (
     render_html,
     type_colour,
 )
+from language.sentences import sentence_of
 from schemas.models import Answer, Entity, Fact, Hop
 
 EVIL = "<script>alert(1)</script>"
@@ -70,7 +71,7 @@ def test_an_edge_carries_what_the_hover_shows() -> None:
     )
     edge = edge_from_fact(fact, "ent_Alice", "ent_Java")
     assert edge.label == "not likes"
-    assert edge.sentence == fact.sentence()
+    assert edge.sentence == sentence_of(fact)
     assert (edge.confidence, edge.weight, edge.status) == (0.835, 3, "superseded")
     assert edge.valid == "2024-01"
     assert edge.stored == "2023-11-14 22:13:20 UTC"
