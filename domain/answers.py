@@ -146,11 +146,11 @@ def write_answer(
 
 
 def cited_episodes(rankings: Sequence[Sequence[Episode]]) -> list[Episode]:
-    """Fuse the episode rankings of a question's retrievals into the episodes an answer cites."""
-    ranked = [ranking for ranking in rankings if ranking]
-    if len(ranked) == 1:
-        return list(ranked[0][: ANSWER.limit])
-    return reciprocal_rank_fusion(ranked, ANSWER.rrf_k)[: ANSWER.limit]
+    """Fuse the episode rankings of a question's retrievals into the episodes an answer cites.
+
+    One ranking comes back in its own order (reciprocal rank keeps the order of a single list).
+    """
+    return reciprocal_rank_fusion(rankings, ANSWER.rrf_k)[: ANSWER.limit]
 
 
 def cite(

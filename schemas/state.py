@@ -14,6 +14,7 @@ TypedDicts below.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Annotated, Any, NotRequired, Protocol, TypeVar
 
@@ -51,13 +52,6 @@ def merge_by_id(left: Sequence[ItemT] | None, right: Sequence[ItemT] | None) -> 
     for item in right or []:
         merged[item.id] = item
     return list(merged.values())
-
-
-def add_rankings(
-    left: Sequence[Sequence[Episode]] | None, right: Sequence[Sequence[Episode]] | None
-) -> list[list[Episode]]:
-    """Reducer: keep every retrieval's episode ranking (best first), in the order they came."""
-    return [list(ranking) for ranking in [*(left or []), *(right or [])]]
 
 
 def add_notes(left: Sequence[str] | None, right: Sequence[str] | None) -> list[str]:
@@ -190,7 +184,7 @@ class HopState(HopInput, total=False):
     """The sub-questions asked so far, with their evidence and answers, in order."""
     found_facts: Annotated[list[Fact], merge_by_id]
     """Every hop's evidence, in the order found."""
-    episode_rankings: Annotated[list[list[Episode]], add_rankings]
+    episode_rankings: Annotated[list[list[Episode]], operator.add]
     """Every hop's episodes, one ranking per hop (best first)."""
     notes: Annotated[list[str], add_notes]
 
@@ -245,7 +239,7 @@ class AnswerState(TypedDict, total=False):
     query_error: str
     # evidence: retrieve_evidence, query_graph and the multi_hop subgraph add to it
     found_facts: Annotated[list[Fact], merge_by_id]
-    episode_rankings: Annotated[list[list[Episode]], add_rankings]
+    episode_rankings: Annotated[list[list[Episode]], operator.add]
     """One ranking of episodes per retrieval (the whole question, each hop); the answer fuses them."""
     # answer_question: the output
     answer: str

@@ -140,7 +140,7 @@ class EpisodeQueries:
                 {"scope": scope, "ids": ids},
             )
             for row in rows:
-                found.setdefault(row["seed"], []).append(_episode(_without_seed(row)))
+                found.setdefault(row["seed"], []).append(_episode(row))
         return found
 
     def mentions_of_episodes(self, scope: str, episode_ids: Iterable[str]) -> dict[str, list[str]]:
@@ -216,8 +216,5 @@ class EpisodeQueries:
 
 
 def _episode(row: dict[str, Any]) -> Episode:
-    return Episode(**{name: value for name, value in row.items() if name not in ("score", "mentioned")})
-
-
-def _without_seed(row: dict[str, Any]) -> dict[str, Any]:
-    return {key: value for key, value in row.items() if key != "seed"}
+    # Columns a query returns beside the episode's own: its score, what it mentions, its seed.
+    return Episode(**{name: value for name, value in row.items() if name not in ("score", "mentioned", "seed")})
