@@ -6,6 +6,9 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
+# The installed package's shape (elephant_broker.<folder>) as symlinks, for mypy and import-linter
+# (see scripts/package_view.py); Python itself follows pyproject's package-dir mapping.
+VIEW   := build/view
 
 .PHONY: demo test lint install install-dev clean stop browser
 
@@ -30,8 +33,9 @@ demo: $(STAMP)
 lint: $(DEV_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy broker domain graphs language nodes prompts providers schemas store
-	$(BIN)/lint-imports
+	$(BIN)/python scripts/package_view.py $(VIEW)
+	cd $(VIEW) && $(abspath $(BIN))/mypy --config-file $(CURDIR)/pyproject.toml --cache-dir $(CURDIR)/.mypy_cache -p elephant_broker
+	cd $(VIEW) && $(abspath $(BIN))/lint-imports --config $(CURDIR)/pyproject.toml
 	LANGGRAPH_CLI_NO_ANALYTICS=1 $(BIN)/langgraph validate
 
 # Headless Chromium for tests/integration/test_viz.py: installed only when missing and running
@@ -48,4 +52,4 @@ stop:
 	-$(BIN)/elephant server stop
 
 clean: stop
-	rm -rf $(VENV) .elephant .pytest_cache .ruff_cache .mypy_cache
+	rm -rf $(VENV) build .elephant .pytest_cache .ruff_cache .mypy_cache

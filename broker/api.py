@@ -1,7 +1,7 @@
 """The Python API: ``Broker`` remembers texts and answers questions over one store.
 
-    from broker.api import Broker
-    from language.sentences import sentence_of
+    from elephant_broker.broker.api import Broker
+    from elephant_broker.language.sentences import sentence_of
     memory = Broker(agent_id="assistant")
     memory.remember("小李精通 Python。", speaker="小李")
     reply = memory.ask("小李会什么语言？")
@@ -16,23 +16,28 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from pydantic import ValidationError
-
-from broker.reviews import ReviewDesk
-from domain.evidence import decay, link_entities
-from domain.identity import unmerge
-from domain.retrieval import RECALL, reciprocal_rank_fusion, search_episodes
-from domain.truth import parse_decision
-from graphs.answer import graph as answer_graph
-from graphs.ingest import graph as ingest_graph
-from language.chunks import split_perception
-from language.names import normalize_name
-from language.pronouns import resolve_first_person
-from language.question import analyse_question
-from providers.resources import get_embeddings, get_store, request_scope
-from schemas.context import Context
-from schemas.ids import InvalidInput, check_conflict_id, check_merge_id, check_name, check_optional, check_text
-from schemas.models import (
+from elephant_broker.broker.reviews import ReviewDesk
+from elephant_broker.domain.evidence import decay, link_entities
+from elephant_broker.domain.identity import unmerge
+from elephant_broker.domain.retrieval import RECALL, reciprocal_rank_fusion, search_episodes
+from elephant_broker.domain.truth import parse_decision
+from elephant_broker.graphs.answer import graph as answer_graph
+from elephant_broker.graphs.ingest import graph as ingest_graph
+from elephant_broker.language.chunks import split_perception
+from elephant_broker.language.names import normalize_name
+from elephant_broker.language.pronouns import resolve_first_person
+from elephant_broker.language.question import analyse_question
+from elephant_broker.providers.resources import get_embeddings, get_store, request_scope
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.ids import (
+    InvalidInput,
+    check_conflict_id,
+    check_merge_id,
+    check_name,
+    check_optional,
+    check_text,
+)
+from elephant_broker.schemas.models import (
     DEFAULT_SPEAKER,
     Answer,
     Conflict,
@@ -45,8 +50,9 @@ from schemas.models import (
     Perception,
     Question,
 )
-from store import GraphStore
-from store.base import now_ms
+from elephant_broker.store import GraphStore
+from elephant_broker.store.base import now_ms
+from pydantic import ValidationError
 
 __all__ = ["Broker", "reciprocal_rank_fusion"]
 

@@ -13,17 +13,16 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from elephant_broker.language.sentences import sentence_of
 from rich.table import Table
-
-from language.sentences import sentence_of
 
 try:  # typer >= 0.24 carries its own copy of click; older ones use click itself
     from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
 except ImportError:  # pragma: no cover - depends on the installed typer
     from click.exceptions import ClickException, NoArgsIsHelpError, UsageError  # type: ignore[assignment]
 
-from broker.api import Broker
-from broker.cli_common import (
+from elephant_broker.broker.api import Broker
+from elephant_broker.broker.cli_common import (
     Options,
     context_from_options,
     fail_line,
@@ -35,14 +34,14 @@ from broker.cli_common import (
     stderr,
     stdout,
 )
-from broker.cli_entities import entities_app
-from broker.cli_mcp import mcp as mcp_command
-from broker.cli_viz import viz
-from broker.ingest_files import read_perceptions
-from schemas.context import Context
-from schemas.models import Perception
-from store.embedded import EmbeddedFalkorDB
-from store.factory import describe_store
+from elephant_broker.broker.cli_entities import entities_app
+from elephant_broker.broker.cli_mcp import mcp as mcp_command
+from elephant_broker.broker.cli_viz import viz
+from elephant_broker.broker.ingest_files import read_perceptions
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.models import Perception
+from elephant_broker.store.embedded import EmbeddedFalkorDB
+from elephant_broker.store.factory import describe_store
 
 app = typer.Typer(
     name="elephant",
@@ -255,7 +254,7 @@ def demo(
     agent: Annotated[str, typer.Option("--agent", help="Agent id the demo remembers under.")] = "demo",
 ) -> None:
     """Remember a short scripted conversation and answer questions about it."""
-    from broker.demo import run_demo
+    from elephant_broker.broker.demo import run_demo
 
     run_demo(Broker(context_from_options()), agent_id=agent, console=stdout, quiet=Options.quiet)
 
@@ -337,7 +336,7 @@ def eval_locomo(
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
 ) -> None:
     """Evidence recall@k of the episodes ask cites, beside recall and a dense baseline (same embedder, same run)."""
-    from broker.eval_locomo import evaluate
+    from elephant_broker.broker.eval_locomo import evaluate
 
     try:
         ks = [int(part) for part in k.split(",") if part.strip()]

@@ -9,14 +9,13 @@ from functools import wraps
 from typing import Any, TypeVar
 
 import typer
+from elephant_broker.providers.chat_models import ModelError
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.ids import error_line
+from elephant_broker.store import StoreError
 from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
-
-from providers.chat_models import ModelError
-from schemas.context import Context
-from schemas.ids import error_line
-from store import StoreError
 
 stdout = Console(soft_wrap=True)
 stderr = Console(stderr=True, soft_wrap=True)

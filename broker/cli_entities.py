@@ -5,10 +5,8 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.table import Table
-
-from broker.api import Broker
-from broker.cli_common import (
+from elephant_broker.broker.api import Broker
+from elephant_broker.broker.cli_common import (
     context_from_options,
     group_option,
     handle_errors,
@@ -16,6 +14,7 @@ from broker.cli_common import (
     remember_group_options,
     stdout,
 )
+from rich.table import Table
 
 entities_app = typer.Typer(help="Entities: list them, undo a merge.")
 

@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-
-from broker.api import Broker
-from broker.cli_common import context_from_options, handle_errors, stderr
+from elephant_broker.broker.api import Broker
+from elephant_broker.broker.cli_common import context_from_options, handle_errors, stderr
 
 if TYPE_CHECKING:
-    from broker import mcp_server as mcp_server_types
+    from elephant_broker.broker import mcp_server as mcp_server_types
 
 TOKEN_ENV = "ELEPHANT_MCP_TOKEN"
 """Environment variable holding the bearer token of the HTTP transport (one agent)."""
@@ -69,7 +68,7 @@ def mcp(
     ] = None,
 ) -> None:
     """Serve remember / recall / ask / conflicts as MCP tools for one agent (stdio), or per token (--http)."""
-    from broker import mcp_server
+    from elephant_broker.broker import mcp_server
 
     broker = Broker(context_from_options())
     if not http:
@@ -116,7 +115,7 @@ def http_tokens(
             token file (each line names its agent), or the token or an agent id is invalid.
         OSError: If the token file cannot be read.
     """
-    from broker import mcp_server
+    from elephant_broker.broker import mcp_server
 
     if tokens is not None:
         if token is not None:

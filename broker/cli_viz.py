@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-
-from broker.api import Broker
-from broker.cli_common import Options, context_from_options, handle_errors, print_json, stderr, stdout
+from elephant_broker.broker.api import Broker
+from elephant_broker.broker.cli_common import Options, context_from_options, handle_errors, print_json, stderr, stdout
 
 
 @handle_errors
@@ -41,7 +40,7 @@ def viz(
     ] = False,
 ) -> None:
     """Draw memory as an HTML page: an entity's neighbourhood, an answer's evidence, or the busiest entities."""
-    from broker import viz as pictures
+    from elephant_broker.broker import viz as pictures
 
     if entity is not None and question is not None:
         raise ValueError("give --entity or --question, not both")

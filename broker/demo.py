@@ -7,12 +7,11 @@ nothing, because re-ingested episodes are recognised.
 
 from __future__ import annotations
 
+from elephant_broker.broker.api import Broker
+from elephant_broker.language.sentences import sentence_of
+from elephant_broker.schemas.models import Perception
 from rich.console import Console
 from rich.table import Table
-
-from broker.api import Broker
-from language.sentences import sentence_of
-from schemas.models import Perception
 
 CONVERSATION: list[tuple[str, str, str]] = [
     # (session, speaker, text)

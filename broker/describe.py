@@ -6,8 +6,8 @@ the MCP server), next to the structured result each of them also returns.
 
 from __future__ import annotations
 
-from language.sentences import sentence_of
-from schemas.models import Answer, Episode, Fact
+from elephant_broker.language.sentences import sentence_of
+from elephant_broker.schemas.models import Answer, Episode, Fact
 
 EPISODE_TEXT_LIMIT = 400
 """Characters of an episode's text shown to the model (the structured result keeps all of it)."""

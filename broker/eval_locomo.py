@@ -27,11 +27,10 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from broker.api import Broker
-from domain.retrieval import ANSWER
-from providers.resources import get_embeddings
-from schemas.models import Perception
+from elephant_broker.broker.api import Broker
+from elephant_broker.domain.retrieval import ANSWER
+from elephant_broker.providers.resources import get_embeddings
+from elephant_broker.schemas.models import Perception
 
 ANSWERABLE = {1, 2, 3, 4}
 _SESSION = re.compile(r"^session_(\d+)$")

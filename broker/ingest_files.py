@@ -13,11 +13,10 @@ import re
 from pathlib import Path
 from typing import Any
 
+from elephant_broker.language.chunks import MAX_EPISODE_CHARS, split_long
+from elephant_broker.schemas.ids import NAME_MAX, describe_character, error_line, forbidden_in_text
+from elephant_broker.schemas.models import Perception
 from pydantic import ValidationError
-
-from language.chunks import MAX_EPISODE_CHARS, split_long
-from schemas.ids import NAME_MAX, describe_character, error_line, forbidden_in_text
-from schemas.models import Perception
 
 TEXT_SUFFIXES = {".txt", ".md", ".markdown"}
 TURN_SUFFIXES = {".jsonl"}

@@ -41,6 +41,12 @@ from importlib import metadata
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeVar, cast
 
+from elephant_broker.broker.api import Broker
+from elephant_broker.broker.describe import describe_answer, describe_episodes
+from elephant_broker.language.sentences import sentence_of
+from elephant_broker.schemas.ids import ID_MAX, NAME_MAX, check_conflict_id, check_id, check_optional, error_messages
+from elephant_broker.schemas.models import Answer, Conflict, Episode, IngestReport
+from elephant_broker.store import StoreError
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
 from mcp.server.auth.settings import AuthSettings
@@ -51,13 +57,6 @@ from mcp.server.mcpserver.utilities.func_metadata import ArgModelBase
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import CallToolResult, InputRequiredResult, TextContent, ToolAnnotations
 from pydantic import AfterValidator, AnyHttpUrl, BaseModel, ConfigDict, Field, ValidationError
-
-from broker.api import Broker
-from broker.describe import describe_answer, describe_episodes
-from language.sentences import sentence_of
-from schemas.ids import ID_MAX, NAME_MAX, check_conflict_id, check_id, check_optional, error_messages
-from schemas.models import Answer, Conflict, Episode, IngestReport
-from store import StoreError
 
 MCP_PATH = "/mcp"
 """Path of the streamable HTTP endpoint."""

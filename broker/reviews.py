@@ -21,20 +21,19 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+from elephant_broker.graphs.ingest import builder as ingest_builder
+from elephant_broker.providers.resources import get_store
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.models import Conflict, IngestReport, Perception
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
 
-from graphs.ingest import builder as ingest_builder
-from providers.resources import get_store
-from schemas.context import Context
-from schemas.models import Conflict, IngestReport, Perception
-
 # Types the checkpointer may rebuild from its msgpack records (and nothing else).
 _STATE_TYPES = [
-    ("schemas.models", name)
+    ("elephant_broker.schemas.models", name)
     for name in (
         "Quintuple",
         "EpisodeWrite",

@@ -1,8 +1,8 @@
 """LangChain tools over a broker: ``remember``, ``recall`` and ``ask``.
 
     from langchain.agents import create_agent
-    from broker.api import Broker
-    from broker.tools import memory_tools
+    from elephant_broker.broker.api import Broker
+    from elephant_broker.broker.tools import memory_tools
 
     memory = Broker(agent_id="assistant")
     agent = create_agent("openai:gpt-4o-mini", tools=memory_tools(memory, speaker="小李"))
@@ -21,17 +21,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, cast
 
+from elephant_broker.broker.api import Broker
+from elephant_broker.broker.describe import describe_answer, describe_episodes, fact_line
+from elephant_broker.graphs.ingest import graph as ingest_graph
+from elephant_broker.language.chunks import split_perception
+from elephant_broker.language.sentences import sentence_of
+from elephant_broker.providers.resources import request_scope
+from elephant_broker.schemas.ids import check_optional, check_text, error_messages
+from elephant_broker.schemas.models import Answer, Conflict, Episode, Fact, IngestReport, Perception
 from langchain_core.tools import BaseTool, StructuredTool, ToolException
 from pydantic import BaseModel, Field, ValidationError
-
-from broker.api import Broker
-from broker.describe import describe_answer, describe_episodes, fact_line
-from graphs.ingest import graph as ingest_graph
-from language.chunks import split_perception
-from language.sentences import sentence_of
-from providers.resources import request_scope
-from schemas.ids import check_optional, check_text, error_messages
-from schemas.models import Answer, Conflict, Episode, Fact, IngestReport, Perception
 
 REMEMBER_DESCRIPTION = (
     "Store something worth remembering in long-term memory: a fact, a preference, a plan, a decision, "

@@ -34,12 +34,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from broker.api import Broker
-from language.names import normalize_name
-from language.sentences import sentence_of
-from providers.resources import request_scope
-from schemas.models import Answer, Entity, Fact
+from elephant_broker.broker.api import Broker
+from elephant_broker.language.names import normalize_name
+from elephant_broker.language.sentences import sentence_of
+from elephant_broker.providers.resources import request_scope
+from elephant_broker.schemas.models import Answer, Entity, Fact
 
 TYPE_COLOURS: dict[str, str] = {
     "Person": "#4e79a7",

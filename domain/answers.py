@@ -21,16 +21,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from elephant_broker.domain.evidence import MENTION_LINK_WEIGHT, affirmed_relations, asked_relations
+from elephant_broker.domain.retrieval import ANSWER, reciprocal_rank_fusion
+from elephant_broker.language.names import is_mentioned
+from elephant_broker.language.pronouns import resolve_first_person
+from elephant_broker.language.sentences import sentence_of
+from elephant_broker.prompts.answerer import ANSWER_SYSTEM, ANSWER_USER
+from elephant_broker.providers.chat_models import ModelError, ask_model
+from elephant_broker.schemas.models import Entity, Episode, Fact, Hop, QuestionAnalysis
 from pydantic import BaseModel, Field
-
-from domain.evidence import MENTION_LINK_WEIGHT, affirmed_relations, asked_relations
-from domain.retrieval import ANSWER, reciprocal_rank_fusion
-from language.names import is_mentioned
-from language.pronouns import resolve_first_person
-from language.sentences import sentence_of
-from prompts.answerer import ANSWER_SYSTEM, ANSWER_USER
-from providers.chat_models import ModelError, ask_model
-from schemas.models import Entity, Episode, Fact, Hop, QuestionAnalysis
 
 MAX_REASONS = 4
 NOT_IN_MEMORY_EN = "Not in memory: nothing stored answers this."

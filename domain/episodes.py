@@ -11,15 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from langchain_core.embeddings import Embeddings
-from pydantic import ValidationError
-
-from language.names import display_name, mention_key, normalize_name
-from language.predicates import predicate_key
-from language.pronouns import resolve_first_person
-from language.sentences import sentence_of
-from schemas.ids import check_fact_ids, error_line, stable_id
-from schemas.models import (
+from elephant_broker.language.names import display_name, mention_key, normalize_name
+from elephant_broker.language.predicates import predicate_key
+from elephant_broker.language.pronouns import resolve_first_person
+from elephant_broker.language.sentences import sentence_of
+from elephant_broker.schemas.ids import check_fact_ids, error_line, stable_id
+from elephant_broker.schemas.models import (
     DEFAULT_SPEAKER,
     ENTITY_TYPES,
     READ_FALLBACK,
@@ -35,8 +32,10 @@ from schemas.models import (
     Quintuple,
     ReadBy,
 )
-from store import GraphStore
-from store.base import entity_id, now_ms
+from elephant_broker.store import GraphStore
+from elephant_broker.store.base import entity_id, now_ms
+from langchain_core.embeddings import Embeddings
+from pydantic import ValidationError
 
 REJECTION_FACTOR = 0.5
 """Confidence multiplier for facts concluded (``derived_from``) from a rejected fact."""

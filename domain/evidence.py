@@ -26,17 +26,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from elephant_broker.domain.retrieval import ANSWER, search_episodes
+from elephant_broker.language.names import fold_text, is_mentioned, normalize_name, search_text
+from elephant_broker.language.occupations import OCCUPATION_KEY, is_occupation
+from elephant_broker.language.predicates import PREDICATE_LEXICON, TIME_SENSITIVE, predicate_key
+from elephant_broker.language.segment import tokens
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.models import Entity, Episode, Fact, QuestionAnalysis
+from elephant_broker.store import GraphStore
+from elephant_broker.store.base import now_ms
 from langchain_core.embeddings import Embeddings
-
-from domain.retrieval import ANSWER, search_episodes
-from language.names import fold_text, is_mentioned, normalize_name, search_text
-from language.occupations import OCCUPATION_KEY, is_occupation
-from language.predicates import PREDICATE_LEXICON, TIME_SENSITIVE, predicate_key
-from language.segment import tokens
-from schemas.context import Context
-from schemas.models import Entity, Episode, Fact, QuestionAnalysis
-from store import GraphStore
-from store.base import now_ms
 
 EXACT_LINK_WEIGHT = 1.0
 MENTION_LINK_WEIGHT = 0.9

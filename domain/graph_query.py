@@ -41,15 +41,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from elephant_broker.prompts.cypher import CYPHER_REPAIR, CYPHER_SYSTEM, CYPHER_USER
+from elephant_broker.providers.chat_models import ModelError, ask_model, load_chat_model
+from elephant_broker.schemas.models import Fact
+from elephant_broker.store import GraphStore
+from elephant_broker.store.base import Row, StoreError
+from elephant_broker.store.readonly import UnsafeQueryError
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
-
-from prompts.cypher import CYPHER_REPAIR, CYPHER_SYSTEM, CYPHER_USER
-from providers.chat_models import ModelError, ask_model, load_chat_model
-from schemas.models import Fact
-from store import GraphStore
-from store.base import Row, StoreError
-from store.readonly import UnsafeQueryError
 
 logger = logging.getLogger(__name__)
 

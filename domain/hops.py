@@ -25,22 +25,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from elephant_broker.domain.answers import is_compatible_type, rank_answers
+from elephant_broker.domain.evidence import MENTION_LINK_WEIGHT, Evidence, EvidenceLimits, gather_evidence
+from elephant_broker.language.decompose import SLOT, decompose, description_of, fill_slots, relation_word
+from elephant_broker.language.names import fold_text
+from elephant_broker.language.predicates import predicate_key
+from elephant_broker.language.pronouns import resolve_first_person
+from elephant_broker.language.question import analyse_question
+from elephant_broker.language.sentences import sentence_of
+from elephant_broker.prompts.answerer import DECOMPOSE_SYSTEM, DECOMPOSE_USER, REASON_SYSTEM, REASON_USER
+from elephant_broker.providers.chat_models import ModelError, ask_model
+from elephant_broker.schemas.context import MAX_HOPS_LIMIT
+from elephant_broker.schemas.models import DEFAULT_SPEAKER, Entity, Fact, Hop
+from elephant_broker.store import GraphStore
 from langchain_core.embeddings import Embeddings
 from pydantic import BaseModel, Field
-
-from domain.answers import is_compatible_type, rank_answers
-from domain.evidence import MENTION_LINK_WEIGHT, Evidence, EvidenceLimits, gather_evidence
-from language.decompose import SLOT, decompose, description_of, fill_slots, relation_word
-from language.names import fold_text
-from language.predicates import predicate_key
-from language.pronouns import resolve_first_person
-from language.question import analyse_question
-from language.sentences import sentence_of
-from prompts.answerer import DECOMPOSE_SYSTEM, DECOMPOSE_USER, REASON_SYSTEM, REASON_USER
-from providers.chat_models import ModelError, ask_model
-from schemas.context import MAX_HOPS_LIMIT
-from schemas.models import DEFAULT_SPEAKER, Entity, Fact, Hop
-from store import GraphStore
 
 
 class Decomposition(BaseModel):

@@ -41,11 +41,8 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
-from langchain_core.embeddings import Embeddings
-from pydantic import BaseModel, Field
-
-from domain.episodes import fact_identity
-from language.names import (
+from elephant_broker.domain.episodes import fact_identity
+from elephant_broker.language.names import (
     TYPE_CLASSES,
     classes_compatible,
     digits_differ,
@@ -59,15 +56,17 @@ from language.names import (
     search_text,
     type_class,
 )
-from language.predicates import predicate_key
-from prompts.builder import IDENTITY_SYSTEM, IDENTITY_USER
-from providers.chat_models import ModelError, ask_model
-from schemas.context import Context
-from schemas.ids import stable_id
-from schemas.models import ENTITY_TYPES, EntityRow, MergeMethod, MergeRecord, Quintuple
-from store import GraphStore
-from store.base import entity_id, now_ms
-from store.merges import EntityIdentity, FactMove, UnmergePlan
+from elephant_broker.language.predicates import predicate_key
+from elephant_broker.prompts.builder import IDENTITY_SYSTEM, IDENTITY_USER
+from elephant_broker.providers.chat_models import ModelError, ask_model
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.ids import stable_id
+from elephant_broker.schemas.models import ENTITY_TYPES, EntityRow, MergeMethod, MergeRecord, Quintuple
+from elephant_broker.store import GraphStore
+from elephant_broker.store.base import entity_id, now_ms
+from elephant_broker.store.merges import EntityIdentity, FactMove, UnmergePlan
+from langchain_core.embeddings import Embeddings
+from pydantic import BaseModel, Field
 
 logger = logging.getLogger(__name__)
 

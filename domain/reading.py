@@ -17,13 +17,13 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from language.extract import extract_quintuples
-from language.names import bounded_names
-from language.pronouns import is_first_person
-from language.segment import detect_language
-from prompts.reader import READER_SYSTEM_EN, READER_SYSTEM_ZH, READER_USER
-from providers.chat_models import ModelError, ask_model
-from schemas.models import READ_FALLBACK, Extraction, Quintuple, ReadBy
+from elephant_broker.language.extract import extract_quintuples
+from elephant_broker.language.names import bounded_names
+from elephant_broker.language.pronouns import is_first_person
+from elephant_broker.language.segment import detect_language
+from elephant_broker.prompts.reader import READER_SYSTEM_EN, READER_SYSTEM_ZH, READER_USER
+from elephant_broker.providers.chat_models import ModelError, ask_model
+from elephant_broker.schemas.models import READ_FALLBACK, Extraction, Quintuple, ReadBy
 
 logger = logging.getLogger(__name__)
 

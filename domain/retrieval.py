@@ -44,14 +44,13 @@ import math
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
 
+from elephant_broker.language.english import STOPWORDS
+from elephant_broker.language.names import search_text
+from elephant_broker.schemas.models import Entity, Episode
+from elephant_broker.store import GraphStore
+from elephant_broker.store.base import fulltext_terms
 from langchain_core.embeddings import Embeddings
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
-
-from language.english import STOPWORDS
-from language.names import search_text
-from schemas.models import Entity, Episode
-from store import GraphStore
-from store.base import fulltext_terms
 
 RRF_K = 60
 """The reciprocal-rank-fusion constant of Cormack, Clarke & Büttcher (SIGIR 2009)."""

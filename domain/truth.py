@@ -26,14 +26,14 @@ import re
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from domain.episodes import fact_of_row
-from language.predicates import is_single_valued
-from language.sentences import sentence_of
-from schemas.context import DEFAULT_AUTHORITY
-from schemas.ids import stable_id
-from schemas.models import Conflict, ConflictDecision, ConflictKind, EpisodeWrite, Fact, FactUpdate
-from store import GraphStore
-from store.base import entity_id, now_ms
+from elephant_broker.domain.episodes import fact_of_row
+from elephant_broker.language.predicates import is_single_valued
+from elephant_broker.language.sentences import sentence_of
+from elephant_broker.schemas.context import DEFAULT_AUTHORITY
+from elephant_broker.schemas.ids import stable_id
+from elephant_broker.schemas.models import Conflict, ConflictDecision, ConflictKind, EpisodeWrite, Fact, FactUpdate
+from elephant_broker.store import GraphStore
+from elephant_broker.store.base import entity_id, now_ms
 
 _CHANGE_CUES = re.compile(
     r"不再|再也不|已经不|不.{0,12}了|以前|过去|曾经|现在|如今|目前|改用|换成|换用|转用|转向|搬到|搬去|搬家"

@@ -13,17 +13,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from elephant_broker.graphs.multi_hop import graph as multi_hop_graph
+from elephant_broker.nodes.analyse_question import analyse_question
+from elephant_broker.nodes.answer_question import answer_question
+from elephant_broker.nodes.query_graph import query_graph
+from elephant_broker.nodes.retrieve_evidence import retrieve_evidence
+from elephant_broker.nodes.routing import route_after_analyse, route_after_multi_hop
+from elephant_broker.schemas.context import RunContext
+from elephant_broker.schemas.models import Question
+from elephant_broker.schemas.state import AnswerOutput, AnswerState
 from langgraph.graph import END, START, StateGraph
-
-from graphs.multi_hop import graph as multi_hop_graph
-from nodes.analyse_question import analyse_question
-from nodes.answer_question import answer_question
-from nodes.query_graph import query_graph
-from nodes.retrieve_evidence import retrieve_evidence
-from nodes.routing import route_after_analyse, route_after_multi_hop
-from schemas.context import RunContext
-from schemas.models import Question
-from schemas.state import AnswerOutput, AnswerState
 
 
 def build(output_schema: type[AnswerOutput] | type[AnswerState] = AnswerOutput) -> StateGraph[Any, Any, Any, Any]:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
+from elephant_broker.graphs.answer import subgraph as answer_graph
+from elephant_broker.graphs.ingest import subgraph as ingest_graph
+from elephant_broker.nodes.routing import route_request
+from elephant_broker.schemas.context import RunContext
+from elephant_broker.schemas.state import BrokerInput, BrokerOutput, BrokerState
 from langgraph.graph import END, START, StateGraph
-
-from graphs.answer import subgraph as answer_graph
-from graphs.ingest import subgraph as ingest_graph
-from nodes.routing import route_request
-from schemas.context import RunContext
-from schemas.state import BrokerInput, BrokerOutput, BrokerState
 
 builder = StateGraph(BrokerState, context_schema=RunContext, input_schema=BrokerInput, output_schema=BrokerOutput)
 builder.add_node("ingest", ingest_graph)

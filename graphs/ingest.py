@@ -11,18 +11,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from elephant_broker.nodes.build_facts import build_facts
+from elephant_broker.nodes.commit_episode import commit_episode
+from elephant_broker.nodes.detect_conflicts import detect_conflicts
+from elephant_broker.nodes.read_text import read_text
+from elephant_broker.nodes.resolve_entities import resolve_entities
+from elephant_broker.nodes.review_conflicts import review_conflicts
+from elephant_broker.nodes.routing import route_after_build, route_after_detect
+from elephant_broker.schemas.context import RunContext
+from elephant_broker.schemas.models import Perception
+from elephant_broker.schemas.state import IngestOutput, IngestState
 from langgraph.graph import END, START, StateGraph
-
-from nodes.build_facts import build_facts
-from nodes.commit_episode import commit_episode
-from nodes.detect_conflicts import detect_conflicts
-from nodes.read_text import read_text
-from nodes.resolve_entities import resolve_entities
-from nodes.review_conflicts import review_conflicts
-from nodes.routing import route_after_build, route_after_detect
-from schemas.context import RunContext
-from schemas.models import Perception
-from schemas.state import IngestOutput, IngestState
 
 
 def build(output_schema: type[IngestOutput] | type[IngestState] = IngestOutput) -> StateGraph[Any, Any, Any, Any]:

@@ -10,14 +10,13 @@ follows (``route_after_multi_hop``).
 
 from __future__ import annotations
 
+from elephant_broker.nodes.decompose_question import decompose_question
+from elephant_broker.nodes.reason_hop import reason_hop
+from elephant_broker.nodes.retrieve_hop import retrieve_hop
+from elephant_broker.nodes.routing import route_after_decompose, route_after_reason
+from elephant_broker.schemas.context import RunContext
+from elephant_broker.schemas.state import HopInput, HopOutput, HopState
 from langgraph.graph import END, START, StateGraph
-
-from nodes.decompose_question import decompose_question
-from nodes.reason_hop import reason_hop
-from nodes.retrieve_hop import retrieve_hop
-from nodes.routing import route_after_decompose, route_after_reason
-from schemas.context import RunContext
-from schemas.state import HopInput, HopOutput, HopState
 
 builder = StateGraph(HopState, context_schema=RunContext, input_schema=HopInput, output_schema=HopOutput)
 builder.add_node("decompose_question", decompose_question)

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from schemas.ids import MAX_EPISODE_CHARS, MAX_QUESTION_CHARS, MAX_TEXT_CHARS, TEXT_TOO_LONG_HINT
-from schemas.models import Perception
+from elephant_broker.schemas.ids import MAX_EPISODE_CHARS, MAX_QUESTION_CHARS, MAX_TEXT_CHARS, TEXT_TOO_LONG_HINT
+from elephant_broker.schemas.models import Perception
 
 __all__ = ["MAX_EPISODE_CHARS", "MAX_QUESTION_CHARS", "MAX_TEXT_CHARS", "split_long", "split_perception"]
 

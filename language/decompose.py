@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import re
 
-from language import english as en
-from language.extract_zh import tag as zh_tag
-from language.segment import detect_language
+from elephant_broker.language import english as en
+from elephant_broker.language.extract_zh import tag as zh_tag
+from elephant_broker.language.segment import detect_language
 
 SLOT = re.compile(r"#(\d+)")
 """A reference to the answer of an earlier sub-question (1-based)."""

@@ -61,13 +61,13 @@ from __future__ import annotations
 
 import re
 
-from language import english, extract_en, extract_zh
-from language import types as _types
-from language.drafts import Draft, TextContext, clean_name
-from language.filters import is_non_factual
-from language.names import bounded_names
-from language.segment import detect_language, fold_width, has_cjk, is_punct
-from schemas.models import Quintuple
+from elephant_broker.language import english, extract_en, extract_zh
+from elephant_broker.language import types as _types
+from elephant_broker.language.drafts import Draft, TextContext, clean_name
+from elephant_broker.language.filters import is_non_factual
+from elephant_broker.language.names import bounded_names
+from elephant_broker.language.segment import detect_language, fold_width, has_cjk, is_punct
+from elephant_broker.schemas.models import Quintuple
 
 MAX_CJK_CHARS = 30
 MAX_EN_WORDS = 8

@@ -61,10 +61,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from language import english as en
-from language import types as _types
-from language.drafts import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Draft, TextContext, clean_name
-from language.predicates import PREDICATE_LEXICON, predicate_key
+from elephant_broker.language import english as en
+from elephant_broker.language import types as _types
+from elephant_broker.language.drafts import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Draft, TextContext, clean_name
+from elephant_broker.language.predicates import PREDICATE_LEXICON, predicate_key
 
 # fmt: off
 SUBJECT_PRONOUNS = {

@@ -42,10 +42,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from language import types as _types
-from language.drafts import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Draft, TextContext
-from language.occupations import is_occupation
-from language.segment import has_cjk, is_latin, is_punct, join_words, pos_tag, word_freq, word_tag
+from elephant_broker.language import types as _types
+from elephant_broker.language.drafts import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Draft, TextContext
+from elephant_broker.language.occupations import is_occupation
+from elephant_broker.language.segment import has_cjk, is_latin, is_punct, join_words, pos_tag, word_freq, word_tag
 
 # fmt: off
 # (Word lists stay packed several to a line; one per line would be hundreds of lines.)

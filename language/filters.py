@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import re
 
-from language import types as _types
-from language.english import expand_contractions
-from language.segment import cut, has_cjk
+from elephant_broker.language import types as _types
+from elephant_broker.language.english import expand_contractions
+from elephant_broker.language.segment import cut, has_cjk
 
 # --- questions ---------------------------------------------------------------
 _EN_WH = re.compile(

@@ -13,8 +13,8 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
-from language.segment import tokens
-from schemas.models import Quintuple
+from elephant_broker.language.segment import tokens
+from elephant_broker.schemas.models import Quintuple
 
 logger = logging.getLogger(__name__)
 

@@ -16,9 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from language.english import lemma
-from language.segment import word_tag
+from elephant_broker.language.english import lemma
+from elephant_broker.language.segment import word_tag
 
 PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
     "likes": (

@@ -19,13 +19,13 @@ from __future__ import annotations
 
 import re
 
-from language import english as en
-from language import types as _types
-from language.decompose import is_multi_hop
-from language.extract_zh import FIRST_PERSON as _ZH_FIRST_PERSON
-from language.extract_zh import tag as _zh_tag
-from language.segment import detect_language, fold_width, has_cjk, is_latin, join_words
-from schemas.models import QuestionAnalysis
+from elephant_broker.language import english as en
+from elephant_broker.language import types as _types
+from elephant_broker.language.decompose import is_multi_hop
+from elephant_broker.language.extract_zh import FIRST_PERSON as _ZH_FIRST_PERSON
+from elephant_broker.language.extract_zh import tag as _zh_tag
+from elephant_broker.language.segment import detect_language, fold_width, has_cjk, is_latin, join_words
+from elephant_broker.schemas.models import QuestionAnalysis
 
 # fmt: off
 _ZH_STOPWORDS = {

@@ -16,7 +16,7 @@ import threading
 import unicodedata
 from typing import TYPE_CHECKING, Literal
 
-from language import types as _types
+from elephant_broker.language import types as _types
 
 if TYPE_CHECKING:
     import jieba

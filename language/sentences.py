@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 
-from language.english import VERB_BASES, lemma
-from language.segment import word_tag
-from schemas.models import Fact
+from elephant_broker.language.english import VERB_BASES, lemma
+from elephant_broker.language.segment import word_tag
+from elephant_broker.schemas.models import Fact
 
 _COPULAS = frozenset({"is", "are", "was", "were", "am"})
 _PARTICIPLES = {

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from elephant_broker.language.pronouns import resolve_first_person
+from elephant_broker.language.question import analyse_question as analyse
+from elephant_broker.providers.resources import request_scope
+from elephant_broker.schemas.context import RunContext, deployment
+from elephant_broker.schemas.models import DEFAULT_SPEAKER, parse_instant
+from elephant_broker.schemas.state import AnswerState
 from langgraph.runtime import Runtime
-
-from language.pronouns import resolve_first_person
-from language.question import analyse_question as analyse
-from providers.resources import request_scope
-from schemas.context import RunContext, deployment
-from schemas.models import DEFAULT_SPEAKER, parse_instant
-from schemas.state import AnswerState
 
 
 def analyse_question(state: AnswerState, runtime: Runtime[RunContext]) -> dict[str, Any]:

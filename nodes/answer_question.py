@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from elephant_broker.domain.answers import write_answer
+from elephant_broker.schemas.context import RunContext, deployment
+from elephant_broker.schemas.state import AnswerState
 from langgraph.runtime import Runtime
-
-from domain.answers import write_answer
-from schemas.context import RunContext, deployment
-from schemas.state import AnswerState
 
 
 def answer_question(state: AnswerState, runtime: Runtime[RunContext]) -> dict[str, Any]:

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from elephant_broker.domain.episodes import plan_episode
+from elephant_broker.providers.resources import get_predicate_matcher, get_store
+from elephant_broker.schemas.context import RunContext, deployment
+from elephant_broker.schemas.models import IngestReport
+from elephant_broker.schemas.state import IngestState
 from langgraph.runtime import Runtime
-
-from domain.episodes import plan_episode
-from providers.resources import get_predicate_matcher, get_store
-from schemas.context import RunContext, deployment
-from schemas.models import IngestReport
-from schemas.state import IngestState
 
 
 def build_facts(state: IngestState, runtime: Runtime[RunContext]) -> dict[str, Any]:

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from elephant_broker.domain.episodes import commit_plan
+from elephant_broker.providers.resources import get_embeddings, get_store
+from elephant_broker.schemas.context import RunContext, deployment
+from elephant_broker.schemas.state import IngestState
 from langgraph.runtime import Runtime
-
-from domain.episodes import commit_plan
-from providers.resources import get_embeddings, get_store
-from schemas.context import RunContext, deployment
-from schemas.state import IngestState
 
 
 def commit_episode(state: IngestState, runtime: Runtime[RunContext]) -> dict[str, Any]:

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from elephant_broker.domain.truth import contradictions
+from elephant_broker.providers.resources import get_store
+from elephant_broker.schemas.context import RunContext, deployment
+from elephant_broker.schemas.state import IngestState
 from langgraph.runtime import Runtime
-
-from domain.truth import contradictions
-from providers.resources import get_store
-from schemas.context import RunContext, deployment
-from schemas.state import IngestState
 
 
 def detect_conflicts(state: IngestState, runtime: Runtime[RunContext]) -> dict[str, Any]:

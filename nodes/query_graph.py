@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from elephant_broker.domain.graph_query import QueryCache, gave_up, query_memory
+from elephant_broker.providers.resources import get_store
+from elephant_broker.schemas.context import RunContext, deployment
+from elephant_broker.schemas.state import AnswerState
+from elephant_broker.store.base import StoreError
 from langgraph.runtime import Runtime
-
-from domain.graph_query import QueryCache, gave_up, query_memory
-from providers.resources import get_store
-from schemas.context import RunContext, deployment
-from schemas.state import AnswerState
-from store.base import StoreError
 
 
 def query_graph(state: AnswerState, runtime: Runtime[RunContext]) -> dict[str, Any]:

@@ -13,14 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from elephant_broker.domain.episodes import check_derived_from, make_episode, needs_writing
+from elephant_broker.domain.reading import read
+from elephant_broker.providers.resources import get_store, request_scope
+from elephant_broker.schemas.context import RunContext, deployment
+from elephant_broker.schemas.ids import EPISODE_TOO_LONG_HINT, MAX_EPISODE_CHARS, check_text
+from elephant_broker.schemas.state import IngestState
 from langgraph.runtime import Runtime
-
-from domain.episodes import check_derived_from, make_episode, needs_writing
-from domain.reading import read
-from providers.resources import get_store, request_scope
-from schemas.context import RunContext, deployment
-from schemas.ids import EPISODE_TOO_LONG_HINT, MAX_EPISODE_CHARS, check_text
-from schemas.state import IngestState
 
 
 def read_text(state: IngestState, runtime: Runtime[RunContext]) -> dict[str, Any]:

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from elephant_broker.domain.hops import settle_hop
+from elephant_broker.schemas.context import RunContext, deployment
+from elephant_broker.schemas.state import HopState
 from langgraph.runtime import Runtime
-
-from domain.hops import settle_hop
-from schemas.context import RunContext, deployment
-from schemas.state import HopState
 
 
 def reason_hop(state: HopState, runtime: Runtime[RunContext]) -> dict[str, Any]:

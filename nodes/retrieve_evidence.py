@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from elephant_broker.domain.evidence import EvidenceLimits, gather_evidence
+from elephant_broker.providers.resources import get_embeddings, get_store
+from elephant_broker.schemas.context import RunContext, deployment
+from elephant_broker.schemas.state import AnswerState
 from langgraph.runtime import Runtime
-
-from domain.evidence import EvidenceLimits, gather_evidence
-from providers.resources import get_embeddings, get_store
-from schemas.context import RunContext, deployment
-from schemas.state import AnswerState
 
 
 def retrieve_evidence(state: AnswerState, runtime: Runtime[RunContext]) -> dict[str, Any]:

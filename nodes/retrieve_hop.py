@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from elephant_broker.domain.evidence import EvidenceLimits
+from elephant_broker.domain.hops import retrieve_next_hop
+from elephant_broker.providers.resources import get_embeddings, get_store
+from elephant_broker.schemas.context import RunContext, deployment
+from elephant_broker.schemas.state import HopState
 from langgraph.runtime import Runtime
-
-from domain.evidence import EvidenceLimits
-from domain.hops import retrieve_next_hop
-from providers.resources import get_embeddings, get_store
-from schemas.context import RunContext, deployment
-from schemas.state import HopState
 
 
 def retrieve_hop(state: HopState, runtime: Runtime[RunContext]) -> dict[str, Any]:

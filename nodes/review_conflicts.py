@@ -19,15 +19,14 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from elephant_broker.domain.truth import apply_decisions, decide_automatically, parse_decision, review_request, settle
+from elephant_broker.providers.resources import get_store
+from elephant_broker.schemas.context import RunContext, deployment
+from elephant_broker.schemas.models import Conflict, ConflictDecision
+from elephant_broker.schemas.state import IngestState
+from elephant_broker.store import GraphStore
 from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
-
-from domain.truth import apply_decisions, decide_automatically, parse_decision, review_request, settle
-from providers.resources import get_store
-from schemas.context import RunContext, deployment
-from schemas.models import Conflict, ConflictDecision
-from schemas.state import IngestState
-from store import GraphStore
 
 
 def review_conflicts(state: IngestState, runtime: Runtime[RunContext]) -> Command[Literal["commit_episode"]]:

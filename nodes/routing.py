@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from schemas.state import AnswerState, BrokerState, HopState, IngestState
+from elephant_broker.schemas.state import AnswerState, BrokerState, HopState, IngestState
 
 
 def route_request(state: BrokerState) -> Literal["ingest", "answer"]:

@@ -11,13 +11,12 @@ import threading
 from functools import lru_cache
 from pathlib import Path
 
+from elephant_broker.language.predicates import PredicateMatcher
+from elephant_broker.providers.embeddings import embedding_dimension, load_embeddings
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.ids import check_optional
+from elephant_broker.store import GraphStore, open_store
 from langchain_core.embeddings import Embeddings
-
-from language.predicates import PredicateMatcher
-from providers.embeddings import embedding_dimension, load_embeddings
-from schemas.context import Context
-from schemas.ids import check_optional
-from store import GraphStore, open_store
 
 _stores: dict[tuple[str, str, str], GraphStore] = {}
 _lock = threading.Lock()

@@ -19,9 +19,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, fields
 
+from elephant_broker.schemas.ids import check_id
 from pydantic import ConfigDict
-
-from schemas.ids import check_id
 
 DEFAULT_AUTHORITY = 0.7
 MAX_HOPS_LIMIT = 8

@@ -11,9 +11,7 @@ import unicodedata
 from datetime import UTC, date, datetime, time
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
-
-from schemas.ids import (
+from elephant_broker.schemas.ids import (
     MAX_QUESTION_CHARS,
     MAX_TEXT_CHARS,
     TEXT_TOO_LONG_HINT,
@@ -23,6 +21,7 @@ from schemas.ids import (
     check_optional,
     check_text,
 )
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 FactStatus = Literal["active", "superseded", "rejected", "disputed"]
 """active: current truth; superseded: was true, replaced (history); rejected: lost a review."""

@@ -18,10 +18,7 @@ import operator
 from collections.abc import Sequence
 from typing import Annotated, Any, NotRequired, Protocol, TypeVar
 
-from pydantic import Field, model_validator
-from typing_extensions import TypedDict
-
-from schemas.models import (
+from elephant_broker.schemas.models import (
     Conflict,
     Entity,
     EntityRow,
@@ -37,6 +34,8 @@ from schemas.models import (
     Quintuple,
     ReadBy,
 )
+from pydantic import Field, model_validator
+from typing_extensions import TypedDict
 
 
 class _HasId(Protocol):

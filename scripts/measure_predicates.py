@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from language.predicates import PREDICATE_LEXICON, PredicateMatcher, predicate_key  # noqa: E402
-from providers.embeddings import load_embeddings  # noqa: E402
-from schemas.context import Context  # noqa: E402
+from elephant_broker.language.predicates import PREDICATE_LEXICON, PredicateMatcher, predicate_key  # noqa: E402
+from elephant_broker.providers.embeddings import load_embeddings  # noqa: E402
+from elephant_broker.schemas.context import Context  # noqa: E402
 
 DEFAULT_DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "predicate_pairs.jsonl"
 SWEEP = (0.95, 0.955, 0.96, 0.965, 0.97, 0.975, 0.98)

@@ -32,14 +32,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from elephant_broker.domain.identity import Gathered, IdentitySettings, collect_mentions, decide, gather, judge
+from elephant_broker.language.names import search_text
+from elephant_broker.providers.embeddings import load_embeddings
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.models import EntityRow, Episode, EpisodeWrite, Quintuple
+from elephant_broker.store import GraphStore
 from langchain_core.embeddings import Embeddings
-
-from domain.identity import Gathered, IdentitySettings, collect_mentions, decide, gather, judge
-from language.names import search_text
-from providers.embeddings import load_embeddings
-from schemas.context import Context
-from schemas.models import EntityRow, Episode, EpisodeWrite, Quintuple
-from store import GraphStore
 
 PAIRS = Path(__file__).resolve().parent.parent / "tests" / "data" / "resolution_pairs.jsonl"
 
@@ -288,8 +287,8 @@ def choose_floor(rows: Sequence[dict[str, Any]], coverage: float = 0.9) -> float
 @contextmanager
 def embedded_graphs(embeddings: Embeddings) -> Iterator[Callable[[str], GraphStore]]:
     """Fresh graphs on an embedded FalkorDB in a temporary directory, deleted afterwards."""
-    from store.embedded import EmbeddedFalkorDB
-    from store.falkordb_store import FalkorDBStore
+    from elephant_broker.store.embedded import EmbeddedFalkorDB
+    from elephant_broker.store.falkordb_store import FalkorDBStore
 
     dimension = len(embeddings.embed_query("x"))
     with tempfile.TemporaryDirectory(prefix="elephant-measure-") as home:

@@ -19,15 +19,15 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from typing import Any, NamedTuple
 
-from schemas.ids import stable_id
-from schemas.models import ENTITY_TYPES, Conflict, Entity, Episode, EpisodeWrite, Fact, FactUpdate
-from store.episodes import EPISODE_COLUMNS, EpisodeQueries, episode_search_text
-from store.errors import StoreError
-from store.merges import MergeQueries
-from store.open_conflicts import OpenConflictQueries, close_conflicts_statement
-from store.readonly import check_read_only
-from store.sanitize import cypher_identifier
-from store.scoping import scope_query
+from elephant_broker.schemas.ids import stable_id
+from elephant_broker.schemas.models import ENTITY_TYPES, Conflict, Entity, Episode, EpisodeWrite, Fact, FactUpdate
+from elephant_broker.store.episodes import EPISODE_COLUMNS, EpisodeQueries, episode_search_text
+from elephant_broker.store.errors import StoreError
+from elephant_broker.store.merges import MergeQueries
+from elephant_broker.store.open_conflicts import OpenConflictQueries, close_conflicts_statement
+from elephant_broker.store.readonly import check_read_only
+from elephant_broker.store.sanitize import cypher_identifier
+from elephant_broker.store.scoping import scope_query
 
 Statement = tuple[str, dict[str, Any]]
 Row = dict[str, Any]

@@ -34,11 +34,10 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from elephant_broker.store.errors import UnsafeQueryError
 from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedInput, UnexpectedToken
 from lark.lexer import Lexer
-
-from store.errors import UnsafeQueryError
 
 MAX_QUERY_CHARS = 10_000
 """Longer generated queries are refused (a real one is a few hundred characters)."""

@@ -24,10 +24,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import redis
+from elephant_broker.store.base import StoreError
 from redis.backoff import NoBackoff
 from redis.retry import Retry
-
-from store.base import StoreError
 
 # AF_UNIX paths are limited to 108 bytes on Linux (104 on macOS).
 _MAX_SOCKET_PATH = 100

@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from language.names import search_text
-from schemas.models import Episode
+from elephant_broker.language.names import search_text
+from elephant_broker.schemas.models import Episode
 
 EPISODE_COLUMNS = (
     "ep.id AS id, ep.agent_id AS agent_id, ep.session_id AS session_id, ep.speaker AS speaker, "

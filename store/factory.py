@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from store.base import GraphStore, StoreError
+from elephant_broker.store.base import GraphStore, StoreError
 
 NEO4J_SCHEMES = ("neo4j", "neo4j+s", "neo4j+ssc", "bolt", "bolt+s", "bolt+ssc")
 FALKORDB_SCHEMES = ("falkordb", "redis")
@@ -45,8 +45,8 @@ def open_store(url: str | None, home: Path | str, *, appendfsync: str = "everyse
     """
     # Each backend's driver is imported only when that backend is opened.
     if not url or url == "embedded":
-        from store.embedded import EmbeddedFalkorDB
-        from store.falkordb_store import FalkorDBStore
+        from elephant_broker.store.embedded import EmbeddedFalkorDB
+        from elephant_broker.store.falkordb_store import FalkorDBStore
 
         server = EmbeddedFalkorDB(Path(home) / "falkordb", appendfsync=appendfsync)
         socket = server.ensure_running()
@@ -58,7 +58,7 @@ def open_store(url: str | None, home: Path | str, *, appendfsync: str = "everyse
         raise StoreError(f"malformed store URL {describe_store(url)!r}: {error}") from error
     scheme = parts.scheme.lower()
     if scheme in FALKORDB_SCHEMES:
-        from store.falkordb_store import FalkorDBStore
+        from elephant_broker.store.falkordb_store import FalkorDBStore
 
         if not parts.hostname:
             raise StoreError(f"store URL {describe_store(url)!r} names no host")
@@ -68,7 +68,7 @@ def open_store(url: str | None, home: Path | str, *, appendfsync: str = "everyse
             host=parts.hostname, port=port or 6379, password=password, graph=graph, description=describe_store(url)
         )
     if scheme in NEO4J_SCHEMES:
-        from store.neo4j_store import Neo4jStore
+        from elephant_broker.store.neo4j_store import Neo4jStore
 
         if not parts.hostname:
             raise StoreError(f"store URL {describe_store(url)!r} names no host")

@@ -14,10 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import redis
+from elephant_broker.store.base import GraphStore, Row, Statement, StoreError
+from elephant_broker.store.sanitize import cypher_identifier
 from falkordb import FalkorDB
-
-from store.base import GraphStore, Row, Statement, StoreError
-from store.sanitize import cypher_identifier
 
 _PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
 _VECTOR_LABELS = ("Entity", "Episode")

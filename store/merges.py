@@ -20,9 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from language.names import search_text
-from schemas.models import ENTITY_TYPES, EpisodeWrite, MergeRecord
-from store.sanitize import cypher_identifier
+from elephant_broker.language.names import search_text
+from elephant_broker.schemas.models import ENTITY_TYPES, EpisodeWrite, MergeRecord
+from elephant_broker.store.sanitize import cypher_identifier
 
 Statement = tuple[str, dict[str, Any]]
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from store.base import GraphStore, Row, Statement, StoreError
-from store.errors import UnsafeQueryError
-from store.sanitize import cypher_identifier
+from elephant_broker.store.base import GraphStore, Row, Statement, StoreError
+from elephant_broker.store.errors import UnsafeQueryError
+from elephant_broker.store.sanitize import cypher_identifier
 
 _VECTOR_INDEXES = {"Entity": "entity_embedding", "Episode": "episode_embedding"}
 

@@ -23,7 +23,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from schemas.models import Conflict
+from elephant_broker.schemas.models import Conflict
 
 Statement = tuple[str, dict[str, Any]]
 

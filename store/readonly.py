@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import re
 
+from elephant_broker.store.cypher_parser import ParsedQuery, UnsafeQueryError, parse_query, subtree, token, tokens_of
 from lark import Tree
-
-from store.cypher_parser import ParsedQuery, UnsafeQueryError, parse_query, subtree, token, tokens_of
 
 LITERALS = re.compile(
     r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`(?:[^`]|``)*`|//[^\n]*|/\*.*?\*/",

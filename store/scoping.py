@@ -26,10 +26,17 @@ from __future__ import annotations
 
 import re
 
+from elephant_broker.store.cypher_parser import (
+    ParsedQuery,
+    UnsafeQueryError,
+    name_text,
+    parse_query,
+    subtree,
+    token,
+    tokens_of,
+)
+from elephant_broker.store.readonly import LITERALS, apply_limit
 from lark import Token, Tree
-
-from store.cypher_parser import ParsedQuery, UnsafeQueryError, name_text, parse_query, subtree, token, tokens_of
-from store.readonly import LITERALS, apply_limit
 
 SCOPE_PARAMETER = "scope"
 """The parameter that holds the caller's scope; ``query_read_only`` always supplies it."""

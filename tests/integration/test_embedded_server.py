@@ -10,9 +10,8 @@ import time
 from pathlib import Path
 
 import pytest
-
-from store import open_store
-from store.embedded import EmbeddedFalkorDB
+from elephant_broker.store import open_store
+from elephant_broker.store.embedded import EmbeddedFalkorDB
 
 pytestmark = pytest.mark.slow
 

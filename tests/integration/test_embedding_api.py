@@ -9,16 +9,15 @@ import asyncio
 from dataclasses import replace
 
 import pytest
+from elephant_broker.graphs.answer import graph as answer_graph
+from elephant_broker.graphs.broker import graph as broker_graph
+from elephant_broker.graphs.ingest import builder as ingest_builder
+from elephant_broker.graphs.ingest import graph as ingest_graph
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.models import Fact, IngestReport, Question
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.types import Command
-
-from graphs.answer import graph as answer_graph
-from graphs.broker import graph as broker_graph
-from graphs.ingest import builder as ingest_builder
-from graphs.ingest import graph as ingest_graph
-from schemas.context import Context
-from schemas.models import Fact, IngestReport, Question
 
 TEXTS = [
     {"text": "小李住在北京。", "speaker": "小李"},
@@ -28,7 +27,7 @@ QUESTIONS = {"小李住在哪里？": "北京", "Where does Alice work?": "Acme"
 
 # The pydantic types a checkpointer may rebuild from ingest state (docs/python-api.md lists the same).
 STATE_TYPES = [
-    ("schemas.models", name)
+    ("elephant_broker.schemas.models", name)
     for name in ("Quintuple", "EpisodeWrite", "Episode", "EntityRow", "FactRow", "Fact", "IngestReport", "Conflict")
 ]
 

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
-
-from broker.api import Broker
-from domain.evidence import link_entities
-from domain.retrieval import (
+from elephant_broker.broker.api import Broker
+from elephant_broker.domain.evidence import link_entities
+from elephant_broker.domain.retrieval import (
     ANSWER,
     RECALL,
     EpisodeSearch,
@@ -19,12 +18,13 @@ from domain.retrieval import (
     search_episodes,
     spread_ranking,
 )
-from language.pronouns import resolve_first_person
-from language.question import analyse_question
-from providers.resources import get_embeddings, request_scope
-from schemas.models import DEFAULT_SPEAKER, Entity, EntityRow, Episode, EpisodeWrite
-from store import GraphStore
-from store.base import entity_id
+from elephant_broker.language.pronouns import resolve_first_person
+from elephant_broker.language.question import analyse_question
+from elephant_broker.providers.resources import get_embeddings, request_scope
+from elephant_broker.schemas.models import DEFAULT_SPEAKER, Entity, EntityRow, Episode, EpisodeWrite
+from elephant_broker.store import GraphStore
+from elephant_broker.store.base import entity_id
+
 from tests.integration.plans import EMBED
 
 CHAT = [

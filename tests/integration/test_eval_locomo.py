@@ -6,10 +6,9 @@ import json
 from pathlib import Path
 
 import pytest
-
-from broker.api import Broker, reciprocal_rank_fusion
-from broker.eval_locomo import evaluate, load_conversations, turns_of
-from schemas.models import Episode
+from elephant_broker.broker.api import Broker, reciprocal_rank_fusion
+from elephant_broker.broker.eval_locomo import evaluate, load_conversations, turns_of
+from elephant_broker.schemas.models import Episode
 
 SAMPLE = [
     {

@@ -13,16 +13,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from elephant_broker.broker.api import Broker
+from elephant_broker.graphs.answer import graph as answer_graph
+from elephant_broker.graphs.broker import graph as broker_graph
+from elephant_broker.graphs.ingest import graph as ingest_graph
+from elephant_broker.schemas.models import IngestReport
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.graph import END, START, StateGraph
 from typing_extensions import TypedDict
 
-from broker.api import Broker
-from graphs.answer import graph as answer_graph
-from graphs.broker import graph as broker_graph
-from graphs.ingest import graph as ingest_graph
-from schemas.models import IngestReport
 from tests.fakes import ScriptedChatModel
 
 AGENT = "assistant"

@@ -23,19 +23,19 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from elephant_broker.broker.api import Broker
+from elephant_broker.broker.ingest_files import MAX_CHUNK_CHARS
+from elephant_broker.broker.tools import memory_tools
+from elephant_broker.domain.episodes import make_episode
+from elephant_broker.graphs.answer import graph as answer_graph
+from elephant_broker.graphs.ingest import graph as ingest_graph
+from elephant_broker.providers.resources import close_stores
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.ids import error_line
+from elephant_broker.store.embedded import EmbeddedFalkorDB
 from langchain_core.messages import ToolMessage
 from pydantic import ValidationError
 
-from broker.api import Broker
-from broker.ingest_files import MAX_CHUNK_CHARS
-from broker.tools import memory_tools
-from domain.episodes import make_episode
-from graphs.answer import graph as answer_graph
-from graphs.ingest import graph as ingest_graph
-from providers.resources import close_stores
-from schemas.context import Context
-from schemas.ids import error_line
-from store.embedded import EmbeddedFalkorDB
 from tests.integration.conftest import RunCli
 
 A_FACT = "<A's fact id>"

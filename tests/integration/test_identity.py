@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from elephant_broker.broker.api import Broker
+from elephant_broker.domain.identity import IdentityVerdict, IdentityVerdicts
+from elephant_broker.providers.chat_models import register_chat_model
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.models import Extraction, Quintuple
 
-from broker.api import Broker
-from domain.identity import IdentityVerdict, IdentityVerdicts
-from providers.chat_models import register_chat_model
-from schemas.context import Context
-from schemas.models import Extraction, Quintuple
 from tests.fakes import ScriptedChatModel
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from elephant_broker.providers.embeddings import load_embeddings
+from elephant_broker.schemas.context import Context
 
-from providers.embeddings import load_embeddings
-from schemas.context import Context
 from scripts.measure_resolution import embedded_graphs, load_pairs, measure
 
 pytestmark = pytest.mark.slow

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from elephant_broker.domain.identity import unmerge
+from elephant_broker.schemas.models import MergeRecord
+from elephant_broker.store import GraphStore, StoreError
 
-from domain.identity import unmerge
-from schemas.models import MergeRecord
-from store import GraphStore, StoreError
 from tests.integration.plans import EMBED, plan
 
 HOSTILE = "北大'}) DETACH DELETE n //"

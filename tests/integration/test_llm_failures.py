@@ -18,14 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from elephant_broker.broker.api import Broker
+from elephant_broker.language.extract import extract_quintuples
+from elephant_broker.providers.chat_models import load_chat_model, reset_chat_models
+from elephant_broker.providers.resources import get_embeddings
+from elephant_broker.schemas.context import Context
+from elephant_broker.store.embedded import EmbeddedFalkorDB
 from langgraph.checkpoint.memory import InMemorySaver
-
-from broker.api import Broker
-from language.extract import extract_quintuples
-from providers.chat_models import load_chat_model, reset_chat_models
-from providers.resources import get_embeddings
-from schemas.context import Context
-from store.embedded import EmbeddedFalkorDB
 
 MODEL = "openai:gpt-loopback"
 SECRET = "sk-loopback-secret-0123456789"
@@ -283,7 +282,7 @@ def test_cli_notes_the_fallback_on_one_line_and_repairs_later(
 
 
 def test_no_state_value_carries_a_vector(context: Context) -> None:
-    from graphs.ingest import builder
+    from elephant_broker.graphs.ingest import builder
 
     graph = builder.compile(checkpointer=InMemorySaver())
     config: Any = {"configurable": {"thread_id": "one"}}
@@ -296,7 +295,7 @@ def test_no_state_value_carries_a_vector(context: Context) -> None:
 
 
 def test_a_run_paused_for_review_counts_no_episode_and_keeps_no_vector(context: Context) -> None:
-    from graphs.ingest import builder
+    from elephant_broker.graphs.ingest import builder
 
     Broker(context).remember("I live in Austin.", speaker="Peter")
     context.review_policy = "human"

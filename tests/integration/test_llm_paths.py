@@ -8,12 +8,12 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import pytest
+from elephant_broker.broker.api import Broker
+from elephant_broker.domain.answers import CitedAnswer
+from elephant_broker.providers.chat_models import reset_chat_models
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.models import Extraction, Quintuple
 
-from broker.api import Broker
-from domain.answers import CitedAnswer
-from providers.chat_models import reset_chat_models
-from schemas.context import Context
-from schemas.models import Extraction, Quintuple
 from tests.fakes import ScriptedChatModel
 
 

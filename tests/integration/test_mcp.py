@@ -25,13 +25,12 @@ import anyio
 import httpx
 import httpx2
 import pytest
+from elephant_broker.broker.api import Broker
+from elephant_broker.schemas.context import Context
+from elephant_broker.store.embedded import EmbeddedFalkorDB
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
-
-from broker.api import Broker
-from schemas.context import Context
-from store.embedded import EmbeddedFalkorDB
 
 pytestmark = pytest.mark.slow
 
@@ -153,7 +152,7 @@ def test_stdio_server_serves_only_its_agent(home: Path) -> None:
     log = home / "server.log"
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "broker.cli_mcp", "--agent", "A"],
+        args=["-m", "elephant_broker.broker.cli_mcp", "--agent", "A"],
         env=server_environment(home),
         cwd=str(home),
     )
@@ -210,7 +209,9 @@ def test_stdio_server_serves_only_its_agent(home: Path) -> None:
 def test_stdio_unreachable_store_is_a_tool_error(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     env = server_environment(tmp_path, ELEPHANT_STORE="falkordb://127.0.0.1:1")
-    params = StdioServerParameters(command=sys.executable, args=["-m", "broker.cli_mcp"], env=env, cwd=str(tmp_path))
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "elephant_broker.broker.cli_mcp"], env=env, cwd=str(tmp_path)
+    )
 
     async def scenario() -> None:
         with log.open("w") as errlog:
@@ -278,7 +279,7 @@ def http_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[HttpServer
         env = server_environment(home, ELEPHANT_REVIEW="human", ELEPHANT_MCP_TOKENS=str(token_file))
         with log.open("wb") as errlog:
             process = subprocess.Popen(
-                [sys.executable, "-m", "broker.cli_mcp", "--http", "--port", str(port)],
+                [sys.executable, "-m", "elephant_broker.broker.cli_mcp", "--http", "--port", str(port)],
                 env=env,
                 cwd=home,
                 stdin=subprocess.DEVNULL,

@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from elephant_broker.broker.api import Broker
+from elephant_broker.providers.resources import close_stores
+from elephant_broker.schemas.context import Context
+from elephant_broker.store.embedded import EmbeddedFalkorDB
 
-from broker.api import Broker
-from providers.resources import close_stores
-from schemas.context import Context
-from store.embedded import EmbeddedFalkorDB
 from tests.integration.scenarios import EN, ZH
 
 ABSTAINED = re.compile(

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from elephant_broker.broker.api import Broker
+from elephant_broker.domain.answers import NOT_IN_MEMORY_EN, CitedAnswer
+from elephant_broker.domain.hops import Decomposition, HopAnswer
+from elephant_broker.language.sentences import sentence_of
+from elephant_broker.providers.resources import request_scope
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.models import Answer, Fact
 
-from broker.api import Broker
-from domain.answers import NOT_IN_MEMORY_EN, CitedAnswer
-from domain.hops import Decomposition, HopAnswer
-from language.sentences import sentence_of
-from providers.resources import request_scope
-from schemas.context import Context
-from schemas.models import Answer, Fact
 from tests.fakes import ScriptedChatModel
 
 

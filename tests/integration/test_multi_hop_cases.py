@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from elephant_broker.broker.api import Broker
 
-from broker.api import Broker
 from tests.integration.multi_hop_cases import CASES
 
 FIRST_SENTENCE = re.compile(r"。|\. ")

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from broker.api import Broker
-from schemas.models import Answer
+from elephant_broker.broker.api import Broker
+from elephant_broker.schemas.models import Answer
 
 XIAOLI = ["小李精通 Python。", "小李目前在用 n8n 搭建自动化工作流。", "n8n的 Code 节点支持Python 和 JS 脚本。"]
 
@@ -100,12 +100,12 @@ def test_an_unknown_question_says_memory_has_nothing(broker: Broker) -> None:
 
 
 def test_an_extractor_failure_keeps_the_episode_searchable(broker: Broker, monkeypatch) -> None:
-    import domain.reading
+    from elephant_broker.domain import reading
 
     def broken(text: str, speaker: str | None = None) -> list:
         raise RuntimeError("rule bug")
 
-    monkeypatch.setattr(domain.reading, "extract_quintuples", broken)
+    monkeypatch.setattr(reading, "extract_quintuples", broken)
     report = broker.remember("我的猫叫咪咪。", speaker="小红")
     assert (report.episodes, report.facts) == (1, 0)
     answer = broker.ask("我的猫叫什么名字？", speaker="小红")

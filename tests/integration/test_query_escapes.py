@@ -15,11 +15,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from elephant_broker.domain.graph_query import json_safe
+from elephant_broker.store import GraphStore, StoreError, open_store
+from elephant_broker.store.embedded import EmbeddedFalkorDB
+from elephant_broker.store.readonly import UnsafeQueryError
 
-from domain.graph_query import json_safe
-from store import GraphStore, StoreError, open_store
-from store.embedded import EmbeddedFalkorDB
-from store.readonly import UnsafeQueryError
 from tests.integration.plans import EMBED, plan
 
 LIMIT = 3

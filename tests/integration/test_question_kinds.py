@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from broker.api import Broker
+from elephant_broker.broker.api import Broker
 
 CASES = [
     ("Hannah", ["I am a nurse.", "I live in Leeds."], "What do I do for a living?", "nurse"),

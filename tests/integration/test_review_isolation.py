@@ -14,12 +14,11 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from elephant_broker.broker.api import Broker
+from elephant_broker.graphs.ingest import builder
+from elephant_broker.schemas.context import Context
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
-
-from broker.api import Broker
-from graphs.ingest import builder
-from schemas.context import Context
 
 UNKNOWN_ID = "conflict_0123456789abcdef"
 OLD = {"text": "我住在杭州。", "speaker": "小王"}

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from elephant_broker.language.names import search_text
+from elephant_broker.store import GraphStore, StoreError
 
-from language.names import search_text
-from store import GraphStore, StoreError
 from tests.integration.plans import EMBED, plan
 
 
@@ -170,7 +170,7 @@ def test_name_similarity_is_computed_in_the_store(store: tuple[GraphStore, str])
 
 
 def test_generated_queries_run_read_only_bounded_and_scoped(store: tuple[GraphStore, str]) -> None:
-    from store.readonly import UnsafeQueryError
+    from elephant_broker.store.readonly import UnsafeQueryError
 
     graph, scope = store
     graph.write_episode(plan(scope, "ep1", [("a", "A", "Concept"), ("b", "B", "Concept")], [("f1", "a", "r", "b")]))

@@ -30,12 +30,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from broker.api import Broker
-from graphs import answer, broker, ingest
-from providers.resources import close_stores
-from schemas.context import Context, RunContext, deployment
-from store.embedded import EmbeddedFalkorDB
+from elephant_broker.broker.api import Broker
+from elephant_broker.graphs import answer, broker, ingest
+from elephant_broker.providers.resources import close_stores
+from elephant_broker.schemas.context import Context, RunContext, deployment
+from elephant_broker.store.embedded import EmbeddedFalkorDB
 
 pytestmark = pytest.mark.slow
 

@@ -7,17 +7,17 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from elephant_broker.broker.api import Broker
+from elephant_broker.domain.answers import CitedAnswer
+from elephant_broker.domain.graph_query import CACHE_FILE, GeneratedQuery, QueryCache, describe_schema, question_pattern
+from elephant_broker.nodes.analyse_question import analyse_question
+from elephant_broker.nodes.query_graph import query_graph
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.state import AnswerState
+from elephant_broker.store import GraphStore, StoreError
+from elephant_broker.store.readonly import UnsafeQueryError
 from langgraph.runtime import Runtime
 
-from broker.api import Broker
-from domain.answers import CitedAnswer
-from domain.graph_query import CACHE_FILE, GeneratedQuery, QueryCache, describe_schema, question_pattern
-from nodes.analyse_question import analyse_question
-from nodes.query_graph import query_graph
-from schemas.context import Context
-from schemas.state import AnswerState
-from store import GraphStore, StoreError
-from store.readonly import UnsafeQueryError
 from tests.fakes import ScriptedChatModel
 from tests.integration.plans import plan
 

@@ -7,10 +7,9 @@ import time
 from datetime import UTC, datetime
 
 import pytest
-
-from broker.api import Broker
-from schemas.context import Context
-from schemas.models import parse_instant
+from elephant_broker.broker.api import Broker
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.models import parse_instant
 
 
 def facts_by_object(broker: Broker, agent: str | None = None) -> dict[str, str]:

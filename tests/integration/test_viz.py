@@ -18,13 +18,12 @@ from pathlib import Path
 
 import pytest
 import typer
+from elephant_broker.broker.api import Broker
+from elephant_broker.broker.cli_common import Options
+from elephant_broker.broker.cli_viz import viz
+from elephant_broker.broker.viz import PATH_EDGE, picture_from_facts, type_colour, write_html
+from elephant_broker.schemas.models import Fact
 from typer.testing import CliRunner
-
-from broker.api import Broker
-from broker.cli_common import Options
-from broker.cli_viz import viz
-from broker.viz import PATH_EDGE, picture_from_facts, type_colour, write_html
-from schemas.models import Fact
 
 EVIL_IMG = '<img src=x onerror="document.body.dataset.pwned=1">'
 BOOKS = (

@@ -5,11 +5,10 @@ from __future__ import annotations
 import re
 
 import pytest
+from elephant_broker.broker.ingest_files import split_text
+from elephant_broker.language.chunks import MAX_EPISODE_CHARS, MAX_TEXT_CHARS, split_long, split_perception
+from elephant_broker.schemas.models import Perception
 from pydantic import ValidationError
-
-from broker.ingest_files import split_text
-from language.chunks import MAX_EPISODE_CHARS, MAX_TEXT_CHARS, split_long, split_perception
-from schemas.models import Perception
 
 EN_SENTENCE = "Alice moved to Berlin in 2021 and works at Acme Corp. "
 ZH_SENTENCE = "小李在阿里巴巴工作，周末喜欢去西湖边跑步。"

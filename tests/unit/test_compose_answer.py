@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
-from domain.answers import compose_answer, rank_answers
-from domain.evidence import decay
-from schemas.models import Entity, Episode, Fact, QuestionAnalysis
+from elephant_broker.domain.answers import compose_answer, rank_answers
+from elephant_broker.domain.evidence import decay
+from elephant_broker.schemas.models import Entity, Episode, Fact, QuestionAnalysis
 
 ME = Entity(id="me", name="小周", type="Person")
 

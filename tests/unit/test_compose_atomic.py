@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from store.falkordb_store import compose_atomic
+from elephant_broker.store.falkordb_store import compose_atomic
 
 
 def test_falkordb_statements_compose_into_one_query_with_private_parameters() -> None:

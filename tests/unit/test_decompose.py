@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import pytest
-
-from domain.hops import is_valid_chain
-from language.decompose import decompose, fill_slots
-from language.question import analyse_question
-from nodes.routing import route_after_analyse, route_after_decompose, route_after_multi_hop, route_after_reason
-from schemas.models import Entity, Hop
+from elephant_broker.domain.hops import is_valid_chain
+from elephant_broker.language.decompose import decompose, fill_slots
+from elephant_broker.language.question import analyse_question
+from elephant_broker.nodes.routing import (
+    route_after_analyse,
+    route_after_decompose,
+    route_after_multi_hop,
+    route_after_reason,
+)
+from elephant_broker.schemas.models import Entity, Hop
 
 
 @pytest.mark.parametrize(

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from broker.describe import describe_answer
-from broker.mcp_server import _ingest_text
-from broker.tools import describe_report
-from schemas.models import Answer, IngestReport
+from elephant_broker.broker.describe import describe_answer
+from elephant_broker.broker.mcp_server import _ingest_text
+from elephant_broker.broker.tools import describe_report
+from elephant_broker.schemas.models import Answer, IngestReport
 
 NOTE = "model openai:m at http://127.0.0.1:9/v1 timed out; the offline Reader read the text instead"
 

@@ -8,12 +8,11 @@ The "everyday" tables were written before the rules were tuned on them.
 from __future__ import annotations
 
 import pytest
-
-from language.extract import extract_quintuples, split_sentences
-from language.filters import is_non_factual
-from language.predicates import predicate_key
-from language.segment import detect_language, join_words, tokens
-from language.types import guess_type
+from elephant_broker.language.extract import extract_quintuples, split_sentences
+from elephant_broker.language.filters import is_non_factual
+from elephant_broker.language.predicates import predicate_key
+from elephant_broker.language.segment import detect_language, join_words, tokens
+from elephant_broker.language.types import guess_type
 
 Triple = tuple[str, str, str, bool]
 

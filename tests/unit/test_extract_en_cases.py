@@ -11,10 +11,9 @@ what lets the old fact be superseded.
 from __future__ import annotations
 
 import pytest
-
-from language.extract import extract_quintuples
-from language.filters import is_non_factual
-from language.predicates import predicate_key
+from elephant_broker.language.extract import extract_quintuples
+from elephant_broker.language.filters import is_non_factual
+from elephant_broker.language.predicates import predicate_key
 
 Keyed = tuple[str, str, str, bool]
 

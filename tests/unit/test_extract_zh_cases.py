@@ -7,11 +7,10 @@ Like ``test_extract.py``, every extraction case states the complete set of
 from __future__ import annotations
 
 import pytest
-
-from language.extract import extract_quintuples
-from language.predicates import predicate_key
-from language.segment import fold_width
-from language.types import guess_type
+from elephant_broker.language.extract import extract_quintuples
+from elephant_broker.language.predicates import predicate_key
+from elephant_broker.language.segment import fold_width
+from elephant_broker.language.types import guess_type
 
 Triple = tuple[str, str, str, bool]
 

@@ -6,9 +6,8 @@ from typing import Any
 
 import pytest
 import redis
-
-from store.base import StoreError
-from store.falkordb_store import SCHEMA_ATTEMPTS, FalkorDBStore
+from elephant_broker.store.base import StoreError
+from elephant_broker.store.falkordb_store import SCHEMA_ATTEMPTS, FalkorDBStore
 
 
 class _Pool:

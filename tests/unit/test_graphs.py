@@ -6,10 +6,9 @@ import os
 from pathlib import Path
 
 import pytest
+from elephant_broker.graphs import answer, broker, ingest
+from elephant_broker.schemas.state import BrokerInput
 from pydantic import ValidationError
-
-from graphs import answer, broker, ingest
-from schemas.state import BrokerInput
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 

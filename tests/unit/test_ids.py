@@ -6,12 +6,10 @@ import hashlib
 import re
 
 import pytest
-from pydantic import ValidationError
-
-from broker.ingest_files import read_perceptions, source_name
-from language.pronouns import resolve_first_person
-from schemas.context import Context
-from schemas.ids import (
+from elephant_broker.broker.ingest_files import read_perceptions, source_name
+from elephant_broker.language.pronouns import resolve_first_person
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.ids import (
     check_conflict_id,
     check_fact_ids,
     check_id,
@@ -21,8 +19,9 @@ from schemas.ids import (
     error_line,
     stable_id,
 )
-from schemas.models import Perception, Question
-from store.base import entity_id
+from elephant_broker.schemas.models import Perception, Question
+from elephant_broker.store.base import entity_id
+from pydantic import ValidationError
 
 # Pairs of part lists that the old "\x1f".join(parts) hashed alike.
 COLLIDING = [

@@ -14,19 +14,24 @@ from typing import Any, cast
 import anyio
 import pytest
 import typer
+from elephant_broker.broker import cli_mcp, mcp_server
+from elephant_broker.broker.api import Broker
+from elephant_broker.broker.cli_mcp import is_loopback, resolve_token
+from elephant_broker.broker.mcp_server import (
+    AgentTokenVerifier,
+    TokenFile,
+    build_server,
+    parse_token_lines,
+    transport_security,
+)
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.models import Answer, Conflict, Fact, IngestReport
+from elephant_broker.store import StoreError
 from mcp.client import Client
 from mcp.server.auth.middleware.auth_context import auth_context_var
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.mcpserver.exceptions import ToolError
 from typer.testing import CliRunner
-
-from broker import cli_mcp, mcp_server
-from broker.api import Broker
-from broker.cli_mcp import is_loopback, resolve_token
-from broker.mcp_server import AgentTokenVerifier, TokenFile, build_server, parse_token_lines, transport_security
-from schemas.context import Context
-from schemas.models import Answer, Conflict, Fact, IngestReport
-from store import StoreError
 
 CALLS: dict[str, dict[str, Any]] = {
     "remember": {"text": "Alice lives in Paris.", "speaker": "Alice"},

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
-from language.names import entity_search_text, fold_text, is_mentioned, normalize_name, search_text
-from language.predicates import predicate_key
-from language.pronouns import is_first_person, resolve_first_person
+from elephant_broker.language.names import entity_search_text, fold_text, is_mentioned, normalize_name, search_text
+from elephant_broker.language.predicates import predicate_key
+from elephant_broker.language.pronouns import is_first_person, resolve_first_person
 
 
 @pytest.mark.parametrize(

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
-
-from domain.evidence import affirmed_relations, relations_of
-from language.occupations import OCCUPATION_KEY, is_occupation
-from schemas.models import Fact
+from elephant_broker.domain.evidence import affirmed_relations, relations_of
+from elephant_broker.language.occupations import OCCUPATION_KEY, is_occupation
+from elephant_broker.schemas.models import Fact
 
 
 @pytest.mark.parametrize(

@@ -6,10 +6,9 @@ import importlib.util
 from pathlib import Path
 
 import pytest
-
-from language.predicates import PREDICATE_LEXICON, PredicateMatcher, predicate_key
-from providers.embeddings import load_embeddings
-from schemas.context import Context
+from elephant_broker.language.predicates import PREDICATE_LEXICON, PredicateMatcher, predicate_key
+from elephant_broker.providers.embeddings import load_embeddings
+from elephant_broker.schemas.context import Context
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import string
 
 import pytest
-
-from prompts import answerer, cypher, reader
+from elephant_broker.prompts import answerer, cypher, reader
 
 
 def placeholders(template: str) -> set[str]:

@@ -6,9 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from langgraph.runtime import Runtime
-
-from domain.graph_query import (
+from elephant_broker.domain.graph_query import (
     GeneratedQuery,
     GraphSchema,
     QueryCache,
@@ -18,13 +16,15 @@ from domain.graph_query import (
     json_safe,
     question_pattern,
 )
-from language.question import analyse_question
-from nodes.query_graph import query_graph
-from prompts.cypher import CYPHER_REPAIR
-from schemas.context import Context
-from schemas.state import AnswerState
-from store.base import Row, StoreError
-from store.readonly import UnsafeQueryError
+from elephant_broker.language.question import analyse_question
+from elephant_broker.nodes.query_graph import query_graph
+from elephant_broker.prompts.cypher import CYPHER_REPAIR
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.state import AnswerState
+from elephant_broker.store.base import Row, StoreError
+from elephant_broker.store.readonly import UnsafeQueryError
+from langgraph.runtime import Runtime
+
 from tests.fakes import ScriptedChatModel
 
 # -- question patterns ---------------------------------------------------------------

@@ -8,9 +8,8 @@ answers it, and first-person questions name the same speaker the facts use.
 from __future__ import annotations
 
 import pytest
-
-from language.extract import extract_quintuples
-from language.question import analyse_question
+from elephant_broker.language.extract import extract_quintuples
+from elephant_broker.language.question import analyse_question
 
 
 def test_seed_n8n_script_question() -> None:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from domain.retrieval import RRF_K, keyword_terms, reciprocal_rank_fusion
-from schemas.models import Episode
+from elephant_broker.domain.retrieval import RRF_K, keyword_terms, reciprocal_rank_fusion
+from elephant_broker.schemas.models import Episode
 
 
 def episode(eid: str) -> Episode:

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
-from store.readonly import UnsafeQueryError, check_read_only, with_limit
+from elephant_broker.store.readonly import UnsafeQueryError, check_read_only, with_limit
 
 SAFE = [
     "MATCH (n:Entity) RETURN n.name LIMIT 5",

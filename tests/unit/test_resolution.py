@@ -6,9 +6,8 @@ import string
 
 import numpy as np
 import pytest
-
-from domain.episodes import collect_facts, fact_identity
-from domain.identity import (
+from elephant_broker.domain.episodes import collect_facts, fact_identity
+from elephant_broker.domain.identity import (
     Gathered,
     IdentityCandidate,
     IdentitySettings,
@@ -23,7 +22,7 @@ from domain.identity import (
     llm_adjudicator,
     merge_records,
 )
-from language.names import (
+from elephant_broker.language.names import (
     classes_compatible,
     digits_differ,
     identity_key,
@@ -33,10 +32,11 @@ from language.names import (
     normalize_name,
     type_class,
 )
-from language.predicates import predicate_key
-from prompts.builder import IDENTITY_SYSTEM, IDENTITY_USER
-from schemas.context import Context
-from schemas.models import Quintuple
+from elephant_broker.language.predicates import predicate_key
+from elephant_broker.prompts.builder import IDENTITY_SYSTEM, IDENTITY_USER
+from elephant_broker.schemas.context import Context
+from elephant_broker.schemas.models import Quintuple
+
 from tests.fakes import ScriptedChatModel
 
 SETTINGS = IdentitySettings()
@@ -283,7 +283,7 @@ def test_prompt_placeholders() -> None:
 
 
 def test_llm_adjudicator_asks_once_and_caches(monkeypatch: pytest.MonkeyPatch) -> None:
-    from providers.chat_models import register_chat_model
+    from elephant_broker.providers.chat_models import register_chat_model
 
     model = ScriptedChatModel()
     register_chat_model("fake:identity", model)

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from elephant_broker.domain.retrieval import ANSWER, MAX_LIMIT, RECALL, RRF_K, EpisodeSearch, RecipeError
 from pydantic import ValidationError
-
-from domain.retrieval import ANSWER, MAX_LIMIT, RECALL, RRF_K, EpisodeSearch, RecipeError
 
 
 def test_named_recipes_use_the_textbook_fusion_and_cite_ten_episodes() -> None:

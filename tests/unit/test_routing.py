@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from nodes.routing import route_after_analyse, route_after_build, route_after_detect, route_request
-from schemas.models import Episode, EpisodeWrite
+from elephant_broker.nodes.routing import route_after_analyse, route_after_build, route_after_detect, route_request
+from elephant_broker.schemas.models import Episode, EpisodeWrite
 
 
 def test_questions_go_to_the_answerer_and_texts_to_ingest() -> None:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from schemas.models import ENTITY_TYPES
-from store.sanitize import UnsafeIdentifierError, cypher_identifier
+from elephant_broker.schemas.models import ENTITY_TYPES
+from elephant_broker.store.sanitize import UnsafeIdentifierError, cypher_identifier
 
 HOSTILE = [
     "",

@@ -5,9 +5,8 @@ from __future__ import annotations
 import time
 
 import pytest
-
-from store.readonly import UnsafeQueryError, check_read_only
-from store.scoping import blank_literals, scope_query
+from elephant_broker.store.readonly import UnsafeQueryError, check_read_only
+from elephant_broker.store.scoping import blank_literals, scope_query
 
 S = "scope: $scope"
 

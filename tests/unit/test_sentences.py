@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from language.sentences import sentence_of
-from schemas.models import Fact
+from elephant_broker.language.sentences import sentence_of
+from elephant_broker.schemas.models import Fact
 
 
 def sentence(subject: str, predicate: str, obj: str, negated: bool = False) -> str:

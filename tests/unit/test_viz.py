@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import re
 
-from broker.viz import (
+from elephant_broker.broker.viz import (
     ACTIVE_EDGE,
     PATH_EDGE,
     RETIRED_EDGE,
@@ -19,8 +19,8 @@ from broker.viz import (
     render_html,
     type_colour,
 )
-from language.sentences import sentence_of
-from schemas.models import Answer, Entity, Fact, Hop
+from elephant_broker.language.sentences import sentence_of
+from elephant_broker.schemas.models import Answer, Entity, Fact, Hop
 
 EVIL = "<script>alert(1)</script>"
 EVIL_IMG = '<img src=x onerror="document.body.dataset.pwned=1">'
