@@ -13,7 +13,7 @@ built from keyword arguments and ``ELEPHANT_*`` environment variables.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from elephant_broker.broker.reviews import ReviewDesk
@@ -22,7 +22,7 @@ from elephant_broker.domain.identity import unmerge
 from elephant_broker.domain.retrieval import RECALL, reciprocal_rank_fusion, search_episodes
 from elephant_broker.domain.truth import parse_decision
 from elephant_broker.graphs.answer import graph as answer_graph
-from elephant_broker.graphs.ingest import graph as ingest_graph
+from elephant_broker.graphs.ingest_batch import graph as ingest_batch_graph
 from elephant_broker.language.chunks import split_perception
 from elephant_broker.language.names import normalize_name
 from elephant_broker.language.pronouns import resolve_first_person
@@ -50,11 +50,16 @@ from elephant_broker.schemas.models import (
     Perception,
     Question,
 )
+from elephant_broker.schemas.state import PerceptionBatch
 from elephant_broker.store import GraphStore
 from elephant_broker.store.base import now_ms
 from pydantic import ValidationError
 
 __all__ = ["Broker", "reciprocal_rank_fusion"]
+
+BATCH_EPISODES = 64
+"""Episodes remembered per batch (one store snapshot, one embedding call, one write); a
+longer text is one batch of its own."""
 
 
 class Broker:
@@ -89,36 +94,68 @@ class Broker:
     def remember_many(
         self, perceptions: Iterable[Perception], on_each: Callable[[IngestReport], None] | None = None
     ) -> IngestReport:
-        """Remember texts one episode at a time; each episode is written atomically.
+        """Remember texts in batches; each batch of episodes is written atomically.
 
         A text longer than ``language.chunks.MAX_EPISODE_CHARS`` (1,500) is remembered
         as several episodes, cut at sentence ends, each with the text's speaker,
         session, source and time (an ``external_id`` gets ``#1``, ``#2`` ...); a text
         longer than ``MAX_TEXT_CHARS`` (100,000) is a document, and is refused. Every
         text is checked before the first is written, so a refusal writes nothing.
-        ``on_each`` gets one report per given text (its pieces summed).
+        ``on_each`` gets one report per given text (its pieces summed; the notes of
+        the run are in the returned total).
 
-        Under the ``human`` review policy an episode that contradicts memory is held
-        until its conflicts are resolved (``resolve``); it counts in ``conflicts``
-        and is not yet in ``episodes``.
+        The texts go through the batch ingest graph (``graphs.ingest_batch``) about
+        ``BATCH_EPISODES`` episodes at a time, in order: the result is the one
+        remembering them one by one gives (a text that contradicts an earlier one of
+        the same batch is found and decided the same way), and a batch is written
+        whole or not at all. A batch holds one agent's texts, and a text concluded
+        from stored facts (``derived_from``) starts a new one, so the facts it names
+        are written before it is read.
+
+        Under the ``human`` review policy texts are remembered one episode at a time:
+        an episode that contradicts memory is held until its conflicts are resolved
+        (``resolve``); it counts in ``conflicts`` and is not yet in ``episodes``.
 
         Raises:
             ValueError: If a text is over ``MAX_TEXT_CHARS`` (nothing is written).
         """
-        batches = [split_perception(perception) for perception in perceptions]
+        texts = [split_perception(perception) for perception in perceptions]
         total = IngestReport()
-        for pieces in batches:
-            report = IngestReport()
-            for piece in pieces:
-                if self.context.review_policy == "human":
+        if self.context.review_policy == "human":
+            for pieces in texts:
+                report = IngestReport()
+                for piece in pieces:
                     written, _ = self.remember_for_review(piece)
-                else:
-                    written = ingest_graph.invoke(piece, context=self.context).get("report") or IngestReport()
-                report = report + written
-            total = total + report
-            if on_each is not None:
-                on_each(report)
+                    report = report + written
+                total = total + report
+                if on_each is not None:
+                    on_each(report)
+            return total
+        for batch in self._batches(texts):
+            pieces = [piece for split in batch for piece in split]
+            result = ingest_batch_graph.invoke(PerceptionBatch(perceptions=pieces), context=self.context)
+            reports: list[IngestReport] = result["reports"]
+            total = total + result["report"]
+            start = 0
+            for split in batch:
+                if on_each is not None:
+                    on_each(sum(reports[start : start + len(split)], IngestReport()))
+                start += len(split)
         return total
+
+    def _batches(self, texts: list[list[Perception]]) -> Iterator[list[list[Perception]]]:
+        """Group texts (each a list of episode pieces) into batches of about ``BATCH_EPISODES`` episodes."""
+        batch: list[list[Perception]] = []
+        size, scope = 0, None
+        for pieces in texts:
+            own = request_scope(pieces[0].agent_id, self.context)
+            if batch and (size + len(pieces) > BATCH_EPISODES or own != scope or pieces[0].derived_from):
+                yield batch
+                batch, size = [], 0
+            batch.append(pieces)
+            size, scope = size + len(pieces), own
+        if batch:
+            yield batch
 
     def remember_for_review(self, perception: Perception) -> tuple[IngestReport, list[Conflict]]:
         """Remember one text under the ``human`` policy, through the review desk.

@@ -4,16 +4,21 @@ Every command that a script would read takes ``--json`` and prints exactly one J
 value on stdout; progress bars and messages go to stderr. Errors (unreachable store,
 bad URL, unreadable file, empty text) print one line and exit non-zero, without a
 traceback.
+
+Start-up laziness: a command imports what it uses inside its function (the broker, the
+store, the language rules, the MCP SDK, the drawing code); the module top imports only
+typer, rich and the other command modules, which follow the same rule. ``elephant
+--help`` therefore loads no LangGraph, numpy, jieba, embedding model or database
+driver, and each command pays only for its own needs (``tests/integration/test_cli_startup.py``).
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from elephant_broker.language.sentences import sentence_of
 from rich.table import Table
 
 try:  # typer >= 0.24 carries its own copy of click; older ones use click itself
@@ -21,13 +26,14 @@ try:  # typer >= 0.24 carries its own copy of click; older ones use click itself
 except ImportError:  # pragma: no cover - depends on the installed typer
     from click.exceptions import ClickException, NoArgsIsHelpError, UsageError  # type: ignore[assignment]
 
-from elephant_broker.broker.api import Broker
+from elephant_broker.broker.bench import bench_app
 from elephant_broker.broker.cli_common import (
     Options,
     context_from_options,
     fail_line,
     group_option,
     handle_errors,
+    open_broker,
     print_json,
     print_notes,
     remember_group_options,
@@ -37,11 +43,11 @@ from elephant_broker.broker.cli_common import (
 from elephant_broker.broker.cli_entities import entities_app
 from elephant_broker.broker.cli_mcp import mcp as mcp_command
 from elephant_broker.broker.cli_viz import viz
-from elephant_broker.broker.ingest_files import read_perceptions
-from elephant_broker.schemas.context import Context
-from elephant_broker.schemas.models import Perception
-from elephant_broker.store.embedded import EmbeddedFalkorDB
-from elephant_broker.store.factory import describe_store
+
+if TYPE_CHECKING:
+    from elephant_broker.broker.api import Broker
+    from elephant_broker.schemas.models import Perception
+    from elephant_broker.store.embedded import EmbeddedFalkorDB
 
 app = typer.Typer(
     name="elephant",
@@ -59,6 +65,7 @@ sources_app = typer.Typer(help="Sources of episodes and how much to trust them."
 app.add_typer(sources_app, name="sources")
 eval_app = typer.Typer(help="Measure the broker on public datasets (give the file path).", no_args_is_help=True)
 app.add_typer(eval_app, name="eval")
+app.add_typer(bench_app, name="bench")
 
 
 @app.callback()
@@ -99,6 +106,10 @@ def ingest(
     as_json: Annotated[bool, typer.Option("--json", help="Print counts as one JSON object.")] = False,
 ) -> None:
     """Remember texts: extract facts and merge them into the graph."""
+    from elephant_broker.broker.ingest_files import read_perceptions
+    from elephant_broker.schemas.context import Context
+    from elephant_broker.schemas.models import Perception
+
     defaults: dict[str, Any] = {
         "speaker": speaker,
         "agent_id": agent,
@@ -117,7 +128,7 @@ def ingest(
     context = context_from_options()
     if review is not None:
         context = Context(**{**vars(context), "review_policy": review})
-    broker = Broker(context)
+    broker = open_broker(context)
     report = _ingest_with_progress(broker, perceptions)
     print_notes(report.notes)
     if as_json:
@@ -159,9 +170,7 @@ def ask(
     as_json: Annotated[bool, typer.Option("--json", help="Print answer, facts and episodes as JSON.")] = False,
 ) -> None:
     """Answer a question from memory, with the facts and episodes it rests on."""
-    answer = Broker(context_from_options()).ask(
-        question, speaker=speaker, agent_id=agent, session_id=session, as_of=as_of
-    )
+    answer = open_broker().ask(question, speaker=speaker, agent_id=agent, session_id=session, as_of=as_of)
     print_notes(answer.notes)
     if as_json:
         print_json(answer.model_dump(mode="json"))
@@ -185,7 +194,7 @@ def facts(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON list.")] = False,
 ) -> None:
     """List stored facts."""
-    found = Broker(context_from_options()).facts(entity, agent_id=agent, limit=limit)
+    found = open_broker().facts(entity, agent_id=agent, limit=limit)
     if as_json:
         print_json([fact.model_dump(mode="json") for fact in found])
     elif found:
@@ -204,7 +213,9 @@ def conflicts(
 
     Open ones include runs paused through the LangGraph API (langgraph dev) on the same store.
     """
-    found = Broker(context_from_options()).conflicts(agent_id=agent)
+    from elephant_broker.language.sentences import sentence_of
+
+    found = open_broker().conflicts(agent_id=agent)
     if as_json:
         print_json([conflict.model_dump(mode="json") for conflict in found])
         return
@@ -240,7 +251,9 @@ def resolve(
 
     A run paused through the LangGraph API (langgraph dev) is resumed there: the error names its thread.
     """
-    conflict = Broker(context_from_options()).resolve(conflict_id, keep, agent_id=agent)
+    from elephant_broker.language.sentences import sentence_of
+
+    conflict = open_broker().resolve(conflict_id, keep, agent_id=agent)
     if as_json:
         print_json(conflict.model_dump(mode="json"))
     else:
@@ -256,7 +269,7 @@ def demo(
     """Remember a short scripted conversation and answer questions about it."""
     from elephant_broker.broker.demo import run_demo
 
-    run_demo(Broker(context_from_options()), agent_id=agent, console=stdout, quiet=Options.quiet)
+    run_demo(open_broker(), agent_id=agent, console=stdout, quiet=Options.quiet)
 
 
 @server_app.command("status")
@@ -292,7 +305,7 @@ def sources(
     if ctx.invoked_subcommand is not None:
         remember_group_options(ctx, agent=agent, as_json=as_json)
         return
-    found = Broker(context_from_options()).sources(agent_id=agent)
+    found = open_broker().sources(agent_id=agent)
     if as_json:
         print_json(found)
         return
@@ -313,7 +326,7 @@ def sources_set(
 ) -> None:
     """Trust a source more or less; its facts, and facts derived from them, follow."""
     agent, as_json = group_option(ctx, "agent", agent), group_option(ctx, "as_json", as_json)
-    broker = Broker(context_from_options())
+    broker = open_broker()
     updates = broker.set_source_authority(name, authority, agent_id=agent)
     known = {str(source["name"]).lower() for source in broker.sources(agent_id=agent)}
     if name.lower() not in known and not Options.quiet:
@@ -344,7 +357,7 @@ def eval_locomo(
         raise ValueError(f"--k must be comma-separated whole numbers, not {k!r}") from error
     if not ks or min(ks) < 1:
         raise ValueError("--k needs at least one cut-off of 1 or more")
-    broker = Broker(context_from_options())
+    broker = open_broker()
     if Options.quiet:
         result = evaluate(broker, file, ks)
     else:
@@ -368,6 +381,9 @@ def eval_locomo(
 
 
 def _embedded_server() -> EmbeddedFalkorDB:
+    from elephant_broker.store.embedded import EmbeddedFalkorDB
+    from elephant_broker.store.factory import describe_store
+
     context = context_from_options()
     if context.store not in ("", "embedded"):
         raise ValueError(f"the store is {describe_store(context.store)}, not the embedded server")

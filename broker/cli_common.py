@@ -1,4 +1,10 @@
-"""Shared pieces of the ``elephant`` commands: consoles, global options, errors, JSON."""
+"""Shared pieces of the ``elephant`` commands: consoles, global options, errors, JSON.
+
+Start-up laziness: this module and the command modules import only typer, rich and
+error classes at their top. The broker (LangGraph, the graphs, the language rules), the
+run context and the store are imported when a command runs (``open_broker``,
+``context_from_options``), so ``elephant --help`` and cheap commands do not pay for them.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +12,17 @@ import json
 import sys
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
-from elephant_broker.providers.chat_models import ModelError
-from elephant_broker.schemas.context import Context
-from elephant_broker.schemas.ids import error_line
-from elephant_broker.store import StoreError
+from elephant_broker.store.errors import StoreError
 from pydantic import ValidationError
 from rich.console import Console
 from rich.markup import escape
+
+if TYPE_CHECKING:
+    from elephant_broker.broker.api import Broker
+    from elephant_broker.schemas.context import Context
 
 stdout = Console(soft_wrap=True)
 stderr = Console(stderr=True, soft_wrap=True)
@@ -34,12 +41,25 @@ class Options:
 
 def context_from_options() -> Context:
     """Build the run context from the global options and the environment."""
+    from elephant_broker.schemas.context import Context
+
     overrides: dict[str, Any] = {
         name: value
         for name, value in (("store", Options.store), ("llm", Options.llm), ("home", Options.home))
         if value is not None
     }
     return Context(**overrides)
+
+
+def open_broker(context: Context | None = None) -> Broker:
+    """Return a ``Broker`` over ``context``, by default the one the global options give.
+
+    The Python API is imported here, when a command runs: it loads LangGraph, the graphs
+    and the language rules (about a second), which ``--help`` must not pay for.
+    """
+    from elephant_broker.broker.api import Broker
+
+    return Broker(context if context is not None else context_from_options())
 
 
 def remember_group_options(ctx: typer.Context, **options: Any) -> None:
@@ -98,9 +118,11 @@ def handle_errors(command: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
-        except (StoreError, ModelError) as error:
+        except _store_and_model_errors() as error:
             fail(str(error))
         except ValidationError as error:
+            from elephant_broker.schemas.ids import error_line
+
             fail(error_line(error))
         except (OSError, ValueError) as error:
             fail(str(error))
@@ -108,6 +130,18 @@ def handle_errors(command: F) -> F:
             fail("interrupted", 130)
 
     return wrapper  # type: ignore[return-value]
+
+
+def _store_and_model_errors() -> tuple[type[Exception], ...]:
+    """Return ``StoreError``, and ``ModelError`` if the model providers are loaded.
+
+    Evaluated only when a command raised. A model error cannot come from a process that
+    never imported the providers, and importing them (langchain-core) to check would cost
+    a second for nothing.
+    """
+    chat_models = sys.modules.get("elephant_broker.providers.chat_models")
+    model_error: type[Exception] | None = getattr(chat_models, "ModelError", None)
+    return (StoreError,) if model_error is None else (StoreError, model_error)
 
 
 def print_json(value: Any) -> None:

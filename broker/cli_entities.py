@@ -5,11 +5,10 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from elephant_broker.broker.api import Broker
 from elephant_broker.broker.cli_common import (
-    context_from_options,
     group_option,
     handle_errors,
+    open_broker,
     print_json,
     remember_group_options,
     stdout,
@@ -31,7 +30,7 @@ def entities(
     if ctx.invoked_subcommand is not None:
         remember_group_options(ctx, agent=agent, as_json=as_json)
         return
-    found = Broker(context_from_options()).entities(agent_id=agent, limit=limit)
+    found = open_broker().entities(agent_id=agent, limit=limit)
     if as_json:
         print_json([entity.model_dump(mode="json") for entity in found])
         return
@@ -51,7 +50,7 @@ def merges(
 ) -> None:
     """List merge records: which name was merged into which entity, how, and whether undone."""
     agent, as_json = group_option(ctx, "agent", agent), group_option(ctx, "as_json", as_json)
-    found = Broker(context_from_options()).merges(agent_id=agent, limit=limit)
+    found = open_broker().merges(agent_id=agent, limit=limit)
     if as_json:
         print_json([record.model_dump(mode="json") for record in found])
         return
@@ -82,7 +81,7 @@ def unmerge(
 ) -> None:
     """Undo a merge: the alias becomes its own entity again, with the facts and mentions that came through it."""
     agent, as_json = group_option(ctx, "agent", agent), group_option(ctx, "as_json", as_json)
-    record = Broker(context_from_options()).unmerge(merge_id, agent_id=agent)
+    record = open_broker().unmerge(merge_id, agent_id=agent)
     if as_json:
         print_json(record.model_dump(mode="json"))
         return

@@ -2,8 +2,9 @@
 
 Registered in ``broker.cli`` as ``app.command("mcp")(mcp)``; ``python -m broker.cli_mcp``
 runs it alone (the data directory and store then come from ``ELEPHANT_*`` variables).
-The server module is imported when the command runs: the ``mcp`` SDK takes about a
-second to import, and the other commands should not pay for it.
+The server module and the broker are imported when the command runs: the ``mcp`` SDK
+takes about a second to import, the broker (LangGraph, the graphs) about as much, and
+the other commands, ``--help`` included, should not pay for them.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from elephant_broker.broker.api import Broker
-from elephant_broker.broker.cli_common import context_from_options, handle_errors, stderr
+from elephant_broker.broker.cli_common import handle_errors, open_broker, stderr
 
 if TYPE_CHECKING:
     from elephant_broker.broker import mcp_server as mcp_server_types
+    from elephant_broker.broker.api import Broker
 
 TOKEN_ENV = "ELEPHANT_MCP_TOKEN"
 """Environment variable holding the bearer token of the HTTP transport (one agent)."""
@@ -70,7 +71,7 @@ def mcp(
     """Serve remember / recall / ask / conflicts as MCP tools for one agent (stdio), or per token (--http)."""
     from elephant_broker.broker import mcp_server
 
-    broker = Broker(context_from_options())
+    broker = open_broker()
     if not http:
         # stdout belongs to the protocol: every message of ours goes to stderr.
         mcp_server.serve_stdio(broker, mcp_server.check_agent(agent or broker.context.agent_id))

@@ -10,8 +10,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from elephant_broker.broker.api import Broker
-from elephant_broker.broker.cli_common import Options, context_from_options, handle_errors, print_json, stderr, stdout
+from elephant_broker.broker.cli_common import Options, handle_errors, open_broker, print_json, stderr, stdout
 
 
 @handle_errors
@@ -44,7 +43,7 @@ def viz(
 
     if entity is not None and question is not None:
         raise ValueError("give --entity or --question, not both")
-    broker = Broker(context_from_options())
+    broker = open_broker()
     if entity is not None:
         picture = pictures.neighbourhood(
             broker, entity, agent_id=agent, hops=hops, max_entities=limit, max_facts=max(2 * limit, 50)

@@ -37,11 +37,11 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 import numpy as np
-from elephant_broker.domain.episodes import fact_identity
+from elephant_broker.domain.episodes import embed_distinct, fact_identity
 from elephant_broker.language.names import (
     TYPE_CLASSES,
     classes_compatible,
@@ -63,8 +63,8 @@ from elephant_broker.schemas.context import Context
 from elephant_broker.schemas.ids import stable_id
 from elephant_broker.schemas.models import ENTITY_TYPES, EntityRow, MergeMethod, MergeRecord, Quintuple
 from elephant_broker.store import GraphStore
-from elephant_broker.store.base import entity_id, now_ms
-from elephant_broker.store.merges import EntityIdentity, FactMove, UnmergePlan
+from elephant_broker.store.base import entity_id, fulltext_terms, now_ms
+from elephant_broker.store.merges import GENERIC_TYPES, EntityIdentity, FactMove, UnmergePlan
 from langchain_core.embeddings import Embeddings
 from pydantic import BaseModel, Field
 
@@ -175,7 +175,7 @@ def resolve_episode(
     settings: IdentitySettings,
     llm_spec: str = "",
 ) -> ResolvedNames:
-    """Resolve the names of one episode's quintuples to entity keys.
+    """Resolve the names of one episode's quintuples to entity keys (a batch of one, :func:`resolve_batch`).
 
     Args:
         store: The graph store (read only).
@@ -189,11 +189,48 @@ def resolve_episode(
     Returns:
         The entity rows, the merge records and the notes of a failed model.
     """
-    mentions = collect_mentions(quintuples)
+    return resolve_batch(store, embeddings, scope, [(episode_id, quintuples)], settings, llm_spec)[0]
+
+
+def resolve_batch(
+    store: GraphStore,
+    embeddings: Embeddings,
+    scope: str,
+    episodes: Sequence[tuple[str, Sequence[Quintuple]]],
+    settings: IdentitySettings,
+    llm_spec: str = "",
+) -> list[ResolvedNames]:
+    """Resolve the names of a batch of episodes, in order, as if each were written before the next.
+
+    The store is read once for the whole batch (:class:`IdentityBatch`); each episode
+    then sees the entities, aliases and merges of the episodes before it in the batch,
+    which are not written yet.
+
+    Args:
+        store: The graph store (read only).
+        embeddings: The name embedder (the same model entity embeddings were made with).
+        scope: The memory scope.
+        episodes: ``(episode id, quintuples)`` per episode, in order.
+        settings: The thresholds.
+        llm_spec: A ``provider:model`` chat model that adjudicates the uncertain band ("" offline).
+
+    Returns:
+        One resolution of names per episode, in order.
+    """
+    mentions = [collect_mentions(quintuples) for _, quintuples in episodes]
+    batch = IdentityBatch(store, embeddings, scope, [m for found in mentions for m in found], settings.candidates)
     failures: list[str] = []
     adjudicate = llm_adjudicator(llm_spec, failures) if llm_spec else None
-    resolutions = resolve_mentions(store, embeddings, scope, mentions, settings, adjudicate)
-    return ResolvedNames(entity_rows(resolutions), merge_records(scope, episode_id, resolutions, quintuples), failures)
+    resolved: list[ResolvedNames] = []
+    for (episode_id, quintuples), found in zip(episodes, mentions, strict=True):
+        noted = len(failures)
+        resolutions = decide(batch.gather(found), settings, adjudicate)
+        names = ResolvedNames(
+            entity_rows(resolutions), merge_records(scope, episode_id, resolutions, quintuples), failures[noted:]
+        )
+        batch.apply(episode_id, names.entities, names.merges)
+        resolved.append(names)
+    return resolved
 
 
 def collect_mentions(quintuples: Sequence[Quintuple]) -> list[Mention]:
@@ -264,41 +301,203 @@ def gather(store: GraphStore, embeddings: Embeddings, scope: str, mentions: Sequ
     Returns:
         The settled mentions (exact key, alias) and the candidates of the others.
     """
-    variant_keys = {identity_key(m.name_key, cls) for m in mentions for cls in ("", *SPECIFIC_CLASSES)}
-    known: dict[str, EntityIdentity] = store.identities_by_keys(scope, variant_keys)
-    settled: dict[str, Resolution] = {}
+    return IdentityBatch(store, embeddings, scope, mentions, k).gather(mentions)
 
-    # (a) exact key
-    for mention in mentions:
-        key = _exact(mention, known)
-        if key is not None:
-            _claim(known, key, mention)
-            settled[mention.key] = Resolution(mention, key, is_new=False)
 
-    # (b) alias table
-    pending = [m for m in mentions if m.key not in settled]
-    if pending:
-        merges = store.active_merges(scope, {m.name_key for m in pending})
-        into = store.identities_by_keys(scope, {merge.into_key for merge in merges})
-        for mention in pending:
-            for merge in merges:
-                target = into.get(merge.into_key)
-                if (
-                    merge.alias_key == mention.name_key
-                    and target is not None
-                    and classes_compatible(type_class(merge.alias_type), mention.cls)
-                    and classes_compatible(type_class(target.type), mention.cls)
-                ):
-                    settled[mention.key] = Resolution(
-                        mention, target.key, False, "alias", 1.0, f"alias of {target.name}", merge.id
-                    )
-                    break
+class IdentityBatch:
+    """The store's entities as a batch of episodes is changing them, before anything is written.
 
-    # (c, d) full-text and embedding candidates of the rest
-    pending = [m for m in mentions if m.key not in settled]
-    vectors = dict(zip([m.key for m in pending], _embed(embeddings, [m.name for m in pending]), strict=True))
-    candidates = _store_candidates(store, embeddings, scope, pending, vectors, k)
-    return Gathered(list(mentions), known, settled, candidates, vectors)
+    The store is read once for every name of the batch (the entities under its keys,
+    the alias table, and for the names no stored key or alias settles, their full-text
+    and nearest-name candidates with their similarities); a name that becomes
+    unsettled only because of an earlier episode of the batch is looked up when met.
+    :meth:`apply` then records what each resolved episode will do to the entities
+    (new entities, spellings and merged names, mention counts, specific types), so
+    the next episode is resolved as if it were written: its exact keys and alias table
+    include the batch's, and the entities the batch created are candidates too. Those
+    are found as the store would find them by embedding (the same ``k`` nearest, over
+    the stored and the batch's entities); by full text, any that shares a search term
+    is a candidate (the rules still decide).
+    """
+
+    def __init__(
+        self, store: GraphStore, embeddings: Embeddings, scope: str, mentions: Sequence[Mention], k: int = 8
+    ) -> None:
+        """Read what the store holds about these mentions and embed their names (one call)."""
+        self.store, self.embeddings, self.scope, self.k = store, embeddings, scope, k
+        distinct = list({mention.key: mention for mention in mentions}.values())
+        variants = {identity_key(m.name_key, cls) for m in distinct for cls in ("", *SPECIFIC_CLASSES)}
+        self.known: dict[str, EntityIdentity] = store.identities_by_keys(scope, variants)
+        # The alias table, newest first (the batch's merges go in front as they are made).
+        self.merges: list[MergeRecord] = store.active_merges(scope, {m.name_key for m in distinct})
+        self.known.update(store.identities_by_keys(scope, {m.into_key for m in self.merges} - self.known.keys()))
+        names = sorted({m.name for m in mentions}, key=lambda name: (len(name), name))
+        self.name_vectors: dict[str, np.ndarray] = dict(zip(names, _embed(embeddings, names), strict=True))
+        self.stored: dict[str, EntityIdentity] = {}
+        """Stored candidates by id, as read."""
+        self.sources: dict[str, dict[str, str]] = {}
+        """Mention key -> stored candidate id -> how it was found ("fulltext", "vector")."""
+        self.nearest: dict[str, list[tuple[str, float]]] = {}
+        """Mention key -> its nearest stored entities by embedding, with similarities."""
+        self.similarities: dict[str, dict[str, float]] = {}
+        self.created: dict[str, str] = {}
+        """Entity id -> key of the entities the batch created."""
+        self.terms: dict[str, set[str]] = {}
+        """Entity id -> the search terms the batch gave it (all of a created entity's)."""
+        self.mentioned: set[tuple[str, str]] = set()
+        pending = [m for m in distinct if _exact(m, self.known) is None and self._alias(m, self.known) is None]
+        self._fetch(pending)
+
+    def gather(self, mentions: Sequence[Mention]) -> Gathered:
+        """Gather one episode's mentions as the store would, had the episodes applied so far been written."""
+        known = {key: replace(identity, aliases=list(identity.aliases)) for key, identity in self.known.items()}
+        settled: dict[str, Resolution] = {}
+        # (a) exact key
+        for mention in mentions:
+            key = _exact(mention, known)
+            if key is not None:
+                _claim(known, key, mention)
+                settled[mention.key] = Resolution(mention, key, is_new=False)
+        # (b) alias table
+        for mention in (m for m in mentions if m.key not in settled):
+            found = self._alias(mention, known)
+            if found is not None:
+                merge, target = found
+                settled[mention.key] = Resolution(
+                    mention, target.key, False, "alias", 1.0, f"alias of {target.name}", merge.id
+                )
+        # (c, d) full-text and embedding candidates of the rest
+        pending = [m for m in mentions if m.key not in settled]
+        self._fetch(pending)
+        vectors = {m.key: self.name_vectors[m.name] for m in pending}
+        candidates = {m.key: self._candidates(m, vectors[m.key], known) for m in pending}
+        return Gathered(list(mentions), known, settled, candidates, vectors)
+
+    def apply(self, episode_id: str, entities: Sequence[EntityRow], merges: Sequence[MergeRecord]) -> None:
+        """Record what writing one resolved episode does to the entities (as ``GraphStore.write_plans`` does)."""
+        for row in entities:
+            identity = self._identity(row.key)
+            if identity is None:
+                identity = self.known[row.key] = EntityIdentity(
+                    id=entity_id(self.scope, row.key), key=row.key, name=row.name, type=row.type
+                )
+                self.created[identity.id] = row.key
+                self.terms[identity.id] = set(fulltext_terms(row.search_text))
+            if (episode_id, row.key) not in self.mentioned:
+                self.mentioned.add((episode_id, row.key))
+                identity.mention_count += 1
+            if row.name != identity.name and row.name not in identity.aliases:
+                identity.aliases.append(row.name)
+        for merge in merges:
+            identity = self._identity(merge.into_key)
+            if identity is None:  # a merge is always into an entity of the episode's rows
+                continue
+            if merge.alias != identity.name and merge.alias not in identity.aliases:
+                identity.aliases.append(merge.alias)
+            if merge.alias_key not in identity.alias_keys:
+                identity.alias_keys.append(merge.alias_key)
+                self.terms.setdefault(identity.id, set()).update(fulltext_terms(search_text(merge.alias)))
+            if all(stored.id != merge.id for stored in self.merges):
+                self.merges.insert(0, merge)
+        for row in entities:
+            identity = self.known[row.key]
+            if identity.type in GENERIC_TYPES and row.type not in GENERIC_TYPES:
+                identity.type = row.type
+
+    def _identity(self, key: str) -> EntityIdentity | None:
+        """The entity under a key as the batch has it, taking a stored candidate in when first changed."""
+        identity = self.known.get(key)
+        if identity is None:
+            stored = self.stored.get(entity_id(self.scope, key))
+            if stored is not None:
+                identity = self.known[key] = replace(
+                    stored, aliases=list(stored.aliases), alias_keys=list(stored.alias_keys)
+                )
+        return identity
+
+    def _name_vector(self, name: str) -> np.ndarray:
+        if name not in self.name_vectors:
+            self.name_vectors[name] = _embed(self.embeddings, [name])[0]
+        return self.name_vectors[name]
+
+    def _alias(self, mention: Mention, known: dict[str, EntityIdentity]) -> tuple[MergeRecord, EntityIdentity] | None:
+        for merge in self.merges:
+            target = known.get(merge.into_key)
+            if (
+                merge.alias_key == mention.name_key
+                and target is not None
+                and classes_compatible(type_class(merge.alias_type), mention.cls)
+                and classes_compatible(type_class(target.type), mention.cls)
+            ):
+                return merge, target
+        return None
+
+    def _fetch(self, mentions: Sequence[Mention]) -> None:
+        """Read the stored candidates of mentions not looked up yet: four queries for all of them."""
+        todo = list({m.key: m for m in mentions if m.key not in self.sources}.values())
+        if not todo:
+            return
+        store, scope = self.store, self.scope
+        texts = store.entities_by_terms(scope, {m.key: fulltext_terms(search_text(m.name)) for m in todo}, self.k)
+        near = store.entities_near(scope, {m.key: self.name_vectors[m.name].tolist() for m in todo}, self.k)
+        for mention in todo:
+            sources = dict.fromkeys(texts.get(mention.key, []), "fulltext")
+            self.nearest[mention.key] = near.get(mention.key, [])
+            for eid, _ in self.nearest[mention.key]:
+                sources.setdefault(eid, "vector")
+            self.sources[mention.key] = sources
+        self.stored.update(store.identities_by_ids(scope, {eid for m in todo for eid in self.sources[m.key]}))
+        # Similarities are computed in the store, so no stored vector crosses the wire;
+        # names stored without an embedding are embedded here.
+        self.similarities.update(
+            store.similarities_to(
+                scope, {m.key: (list(self.sources[m.key]), self.name_vectors[m.name].tolist()) for m in todo}
+            )
+        )
+        missing = sorted(
+            {
+                self.stored[eid].name
+                for m in todo
+                for eid in self.sources[m.key]
+                if eid in self.stored and eid not in self.similarities.get(m.key, {})
+            }
+            - self.name_vectors.keys()
+        )
+        self.name_vectors.update(zip(missing, _embed(self.embeddings, missing), strict=True))
+
+    def _candidates(
+        self, mention: Mention, vector: np.ndarray, known: dict[str, EntityIdentity]
+    ) -> list[IdentityCandidate]:
+        """The mention's candidates: the store's, and the batch's entities the store would find by now."""
+        by_id = {identity.id: identity for identity in known.values() if identity.id}
+        made = {eid: float(vector @ self._name_vector(by_id[eid].name)) for eid in self.created if eid in by_id}
+        words = set(fulltext_terms(search_text(mention.name)))
+        sources = {eid: source for eid, source in self.sources[mention.key].items() if source == "fulltext"}
+        for eid, terms in self.terms.items():
+            if terms & words:
+                sources.setdefault(eid, "fulltext")
+        nearest = sorted([*self.nearest[mention.key], *made.items()], key=lambda hit: -hit[1])[: self.k]
+        for eid, _ in nearest:
+            sources.setdefault(eid, "vector")
+        listed: list[IdentityCandidate] = []
+        for eid, source in sources.items():
+            identity = by_id.get(eid) or self.stored.get(eid)
+            if identity is None:
+                continue
+            names_of = [identity.name, *identity.aliases]
+            relation = next(filter(None, (name_relation(mention.name, name) for name in names_of)), None)
+            if eid in made:
+                similarity = made[eid]
+            elif eid in self.similarities.get(mention.key, {}):
+                similarity = self.similarities[mention.key][eid]
+            else:
+                similarity = float(vector @ self._name_vector(identity.name))
+            listed.append(
+                IdentityCandidate(
+                    identity.key, identity.name, identity.type, similarity, relation, identity.aliases, source
+                )
+            )
+        return listed
 
 
 def decide(gathered: Gathered, settings: IdentitySettings, adjudicate: Adjudicator | None = None) -> list[Resolution]:
@@ -423,62 +622,13 @@ def _claim(known: dict[str, EntityIdentity], key: str, mention: Mention) -> None
 
 
 def _embed(embeddings: Embeddings, names: list[str]) -> list[np.ndarray]:
+    """Return unit vectors of the names, in order (each distinct name embedded once)."""
     if not names:
         return []
-    vectors = np.asarray(embeddings.embed_documents(names), dtype=np.float32)
+    embedded = embed_distinct(embeddings, names)
+    vectors = np.asarray([embedded[name] for name in names], dtype=np.float32)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     return list(vectors / np.where(norms == 0, 1.0, norms))
-
-
-def _store_candidates(
-    store: GraphStore,
-    embeddings: Embeddings,
-    scope: str,
-    mentions: Sequence[Mention],
-    vectors: dict[str, np.ndarray],
-    k: int,
-) -> dict[str, list[IdentityCandidate]]:
-    """Gather full-text and vector candidates per mention, with cosine and name relation."""
-    found: dict[str, dict[str, str]] = {}
-    for mention in mentions:
-        sources: dict[str, str] = {}
-        for hit, _score in store.search_entities_text(scope, search_text(mention.name), k=k):
-            sources.setdefault(hit.id, "fulltext")
-        for near, _similarity in store.identity_neighbours(scope, vectors[mention.key].tolist(), k):
-            sources.setdefault(near.id, "vector")
-        found[mention.key] = sources
-    identities = store.identities_by_ids(scope, {eid for sources in found.values() for eid in sources})
-    # Similarities are computed in the store, so no stored vector crosses the wire;
-    # names stored without an embedding are embedded here.
-    similarities = {
-        mention.key: store.name_similarities(scope, found[mention.key], vectors[mention.key].tolist())
-        for mention in mentions
-    }
-    missing = sorted(
-        {identities[eid].name for key, sources in found.items() for eid in sources if eid in identities}
-        - {identities[eid].name for scores in similarities.values() for eid in scores if eid in identities}
-    )
-    name_vectors = dict(zip(missing, _embed(embeddings, missing), strict=True))
-    result: dict[str, list[IdentityCandidate]] = {}
-    for mention in mentions:
-        listed: list[IdentityCandidate] = []
-        for eid, source in found[mention.key].items():
-            identity = identities.get(eid)
-            if identity is None:
-                continue
-            names_of = [identity.name, *identity.aliases]
-            relation = next(filter(None, (name_relation(mention.name, name) for name in names_of)), None)
-            if eid in similarities[mention.key]:
-                similarity = similarities[mention.key][eid]
-            else:
-                similarity = float(vectors[mention.key] @ name_vectors[identity.name])
-            listed.append(
-                IdentityCandidate(
-                    identity.key, identity.name, identity.type, similarity, relation, identity.aliases, source
-                )
-            )
-        result[mention.key] = listed
-    return result
 
 
 def _episode_pairs(

@@ -23,10 +23,11 @@ reason (:func:`apply_decisions`). Plain functions; the ``detect_conflicts`` and
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
 
-from elephant_broker.domain.episodes import fact_of_row
+from elephant_broker.domain.episodes import fact_of_row, with_doubts
 from elephant_broker.language.predicates import is_single_valued
 from elephant_broker.language.sentences import sentence_of
 from elephant_broker.schemas.context import DEFAULT_AUTHORITY
@@ -34,6 +35,7 @@ from elephant_broker.schemas.ids import stable_id
 from elephant_broker.schemas.models import Conflict, ConflictDecision, ConflictKind, EpisodeWrite, Fact, FactUpdate
 from elephant_broker.store import GraphStore
 from elephant_broker.store.base import entity_id, now_ms
+from elephant_broker.store.merges import GENERIC_TYPES
 
 _CHANGE_CUES = re.compile(
     r"不再|再也不|已经不|不.{0,12}了|以前|过去|曾经|现在|如今|目前|改用|换成|换用|转用|转向|搬到|搬去|搬家"
@@ -212,3 +214,128 @@ def _standing(fact: Fact, now: int) -> float:
 
 def _today() -> str:
     return datetime.now(UTC).date().isoformat()
+
+
+# -- a batch of episodes ----------------------------------------------------------------------
+
+
+def settle_batch(store: GraphStore, plans: Sequence[EpisodeWrite]) -> list[EpisodeWrite]:
+    """Detect and decide (automatic policy) each plan's conflicts, in order, as if the plans before it were written.
+
+    The store is read once for the whole batch (:class:`FactLedger`); each plan is then
+    compared with the active facts as the plans before it leave them (their new
+    facts, the facts they retired), decided by :func:`decide_automatically`, and the
+    facts concluded from a fact it rejects lose confidence (:func:`with_doubts`). An
+    episode that contradicts an earlier one of the same batch is therefore found, and
+    decided, exactly as when the episodes are ingested one by one.
+
+    Returns:
+        The plans with their decided conflicts and fact updates, in order.
+    """
+    if not plans:
+        return []
+    ledger = FactLedger(store, plans)
+    settled: list[EpisodeWrite] = []
+    for plan in plans:
+        decided = [
+            settle(conflict, *_automatic(conflict)) for conflict in find_conflicts(plan, ledger.active_about(plan))
+        ]
+        plan = with_doubts(apply_decisions(plan, decided), lambda ids: ledger.derived_closure(store, ids))
+        ledger.apply(plan)
+        settled.append(plan)
+    return settled
+
+
+def _automatic(conflict: Conflict) -> tuple[ConflictDecision, Literal["auto"], str]:
+    decision, reason = decide_automatically(conflict)
+    return decision, "auto", reason
+
+
+class FactLedger:
+    """The active facts of a batch's subjects as the batch is changing them, before anything is written.
+
+    Read once: the stored active facts with the batch's subjects and canonical
+    predicates, which of the batch's facts are stored already, and the names and types
+    of the batch's entities. :meth:`apply` then records what writing one plan does (as
+    ``GraphStore.write_plans`` does it): new facts, a repeated fact's weight, episodes
+    and confidence, status changes and confidence factors, new entities and upgraded
+    types, so the next plan is compared with what the store would hold by then.
+    """
+
+    def __init__(self, store: GraphStore, plans: Sequence[EpisodeWrite]) -> None:
+        """Read what the store holds about the plans' facts and entities (three queries)."""
+        self.scope = plans[0].scope
+        rows = [row for plan in plans for row in plan.facts]
+        subjects = {entity_id(self.scope, row.subject_key) for row in rows}
+        stored = store.active_facts_about(self.scope, subjects, {row.predicate_key for row in rows})
+        self.facts: dict[str, Fact] = {fact.id: fact for fact in stored}
+        # Stored but not active: assertions leave them as they are (never active again).
+        self.retired = store.stored_fact_ids(self.scope, {row.id for row in rows}) - self.facts.keys()
+        known = store.entities_by_keys(self.scope, {row.key for plan in plans for row in plan.entities})
+        self.entities: dict[str, tuple[str, str | None]] = {e.id: (e.name, e.type) for e in known.values()}
+
+    def active_about(self, plan: EpisodeWrite) -> list[Fact]:
+        """The active facts with a subject and canonical predicate of the plan's facts, as the store returns them."""
+        subjects = {entity_id(self.scope, row.subject_key) for row in plan.facts}
+        keys = {row.predicate_key for row in plan.facts}
+        return [
+            self._view(fact)
+            for fact in self.facts.values()
+            if fact.status == "active" and fact.subject_id in subjects and fact.predicate_key in keys
+        ]
+
+    def derived_closure(self, store: GraphStore, fact_ids: list[str], depth: int = 5) -> list[str]:
+        """The facts concluded from these, directly or through others: stored ones and the batch's so far."""
+        frontier, seen = set(fact_ids), set(fact_ids)
+        found: list[str] = []
+        for _ in range(depth):
+            if not frontier:
+                break
+            local = {fact.id for fact in self.facts.values() if frontier & set(fact.derived_from)}
+            frontier = (set(store.derived_closure(self.scope, frontier, depth=1)) | local) - seen
+            seen |= frontier
+            found.extend(sorted(frontier))
+        return found
+
+    def apply(self, plan: EpisodeWrite) -> None:
+        """Record what writing this (reviewed) plan does to the facts and entities."""
+        for entity in plan.entities:
+            self.entities.setdefault(entity_id(self.scope, entity.key), (entity.name, entity.type))
+        for row in plan.facts:
+            if row.id in self.retired:
+                continue
+            fact = self.facts.get(row.id)
+            if fact is None:
+                self.facts[row.id] = fact_of_row(row, plan).model_copy(
+                    update={"weight": 1, "derived_from": list(row.derived_from)}
+                )
+                continue
+            if plan.episode.id not in fact.episode_ids:
+                fact.weight += 1
+                fact.episode_ids = [*fact.episode_ids, plan.episode.id]
+            fact.confidence = max(fact.confidence, row.confidence)
+            fact.authority = max(fact.authority if fact.authority is not None else row.authority, row.authority)
+        for update in plan.fact_updates:
+            fact = self.facts.get(update.fact_id)
+            if fact is None:
+                continue
+            for name in ("status", "valid_to", "expired_at", "authority"):
+                if getattr(update, name) is not None:
+                    setattr(fact, name, getattr(update, name))
+            fact.confidence *= update.confidence_factor or 1.0
+        for entity in plan.entities:
+            eid = entity_id(self.scope, entity.key)
+            name, kind = self.entities[eid]
+            if kind in GENERIC_TYPES and entity.type not in GENERIC_TYPES:
+                self.entities[eid] = (name, entity.type)
+
+    def _view(self, fact: Fact) -> Fact:
+        """The fact with its ends' names and types as they stand now."""
+        subject = self.entities.get(fact.subject_id or "")
+        obj = self.entities.get(fact.object_id or "")
+        update: dict[str, Any] = {}
+        if subject is not None:
+            update |= {"subject": subject[0], "subject_type": subject[1]}
+        if obj is not None:
+            update |= {"object": obj[0], "object_type": obj[1]}
+        return fact.model_copy(update=update, deep=True)

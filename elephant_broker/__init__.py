@@ -11,9 +11,22 @@ Start with :class:`elephant_broker.broker.api.Broker` (Python),
 ``elephant`` (command line), or the compiled graphs in ``elephant_broker.graphs``.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
 
-try:
-    __version__ = version("elephant-broker")
-except PackageNotFoundError:  # running from a checkout that was never installed
-    __version__ = "0.0.0"
+
+def __getattr__(name: str) -> str:
+    """Return ``__version__`` when first asked for.
+
+    Read from the installed metadata only then: ``importlib.metadata`` costs tens of
+    milliseconds, paid by every ``elephant`` command if it were read at import.
+    """
+    if name != "__version__":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("elephant-broker")
+    except PackageNotFoundError:  # running from a checkout that was never installed
+        found = "0.0.0"
+    globals()["__version__"] = found
+    return found

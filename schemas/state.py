@@ -34,7 +34,7 @@ from elephant_broker.schemas.models import (
     Quintuple,
     ReadBy,
 )
-from pydantic import Field, model_validator
+from pydantic import BaseModel, Field, model_validator
 from typing_extensions import TypedDict
 
 
@@ -156,6 +156,56 @@ class IngestState(Request, total=False):
     report: IngestReport
     conflicts: list[Conflict]
     """What the episode contradicts (detect_conflicts), then the same conflicts decided (review_conflicts)."""
+
+
+class PerceptionBatch(BaseModel):
+    """Texts to remember together, in order: the input of the batch ingest graph."""
+
+    perceptions: list[Perception] = Field(
+        description="The texts, in the order they were perceived; all for one agent (agent_id)."
+    )
+
+
+class IngestBatchOutput(TypedDict):
+    """What one batch ingest reports back: the batch's totals and one report per text."""
+
+    report: IngestReport
+    reports: list[IngestReport]
+
+
+class IngestBatchState(TypedDict, total=False):
+    """State of the batch ingest graph (read -> resolve -> plan -> settle -> commit), one write per batch.
+
+    ``perceptions`` is the input. Each node writes its group once, as lists aligned with
+    ``episodes`` (the batch's episodes that need writing, in order), except ``plans``,
+    which ``settle_batch`` replaces with the reviewed plans (as ``review_conflicts``
+    does in the one-episode graph).
+    """
+
+    perceptions: list[Perception]
+    # read_batch
+    scope: str
+    """The memory scope, the same for every text of the batch."""
+    episodes: list[Episode]
+    """The episodes that need writing, in order (a stored one, read well, is left out)."""
+    positions: list[int]
+    """The perception each episode came from (for the per-text reports)."""
+    derived_from_ids: list[list[str]]
+    quintuples: list[list[Quintuple]]
+    read_by: list[ReadBy]
+    notes: Annotated[list[str], add_notes]
+    """What went differently in this run (a model that failed and the fallback used), once each."""
+    # resolve_batch
+    entities: list[list[EntityRow]]
+    merges: list[list[MergeRecord]]
+    # plan_batch, then settle_batch
+    plans: list[EpisodeWrite]
+    """Each episode's write, without vectors; ``settle_batch`` folds its decisions in."""
+    conflicts: list[Conflict]
+    """Every conflict of the batch, decided (settle_batch)."""
+    # commit_batch
+    report: IngestReport
+    reports: list[IngestReport]
 
 
 class HopInput(TypedDict, total=False):

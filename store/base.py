@@ -13,6 +13,7 @@ live in ``store/falkordb_store.py`` and ``store/neo4j_store.py``.
 from __future__ import annotations
 
 import re
+import threading
 import time
 import uuid
 from abc import ABC, abstractmethod
@@ -23,6 +24,7 @@ from elephant_broker.schemas.ids import stable_id
 from elephant_broker.schemas.models import ENTITY_TYPES, Conflict, Entity, Episode, EpisodeWrite, Fact, FactUpdate
 from elephant_broker.store.episodes import EPISODE_COLUMNS, EpisodeQueries, episode_search_text
 from elephant_broker.store.errors import StoreError
+from elephant_broker.store.ingest_reads import IngestReads
 from elephant_broker.store.merges import MergeQueries
 from elephant_broker.store.open_conflicts import OpenConflictQueries, close_conflicts_statement
 from elephant_broker.store.readonly import check_read_only
@@ -73,7 +75,7 @@ _FACT_COLUMNS = (
 )
 
 
-class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, ABC):
+class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads, ABC):
     """A Cypher graph database holding episodes, entities and facts."""
 
     #: Short name shown in messages and tests ("falkordb", "neo4j").
@@ -121,6 +123,10 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, ABC):
         """Return the ``CALL ... YIELD node, score`` clause and the query string."""
 
     @abstractmethod
+    def _entity_fulltext_call(self, expression: str) -> str:
+        """Return a ``CALL ... YIELD node, score`` clause finding the entities of a full-text query expression."""
+
+    @abstractmethod
     def _episode_fulltext_call(self, term: str) -> str:
         """Return a ``CALL ... YIELD node`` clause finding the episodes of one full-text term expression."""
 
@@ -145,208 +151,235 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, ABC):
     # -- writes ----------------------------------------------------------------------
 
     def write_episode(self, plan: EpisodeWrite) -> WriteCounts:
-        """Write an episode with its entities, mentions and facts in one transaction.
+        """Write an episode with its entities, mentions and facts in one transaction (a batch of one).
 
         Writing the same episode again (a re-read after a failed reading) adds what is
         new and changes nothing else: a fact gains weight once per episode, an entity
         one mention per episode.
 
         Returns:
-            What this write created, counted inside the transaction (``MERGE ... ON
-            CREATE`` marks each node and fact with a one-off write id, read and cleared
-            before it commits), so concurrent writers never both count the same entity.
+            What this write created, counted inside the transaction (see :meth:`write_plans`).
         """
-        write_id = uuid.uuid4().hex
-        rows = self._write_atomic(self.episode_statements(plan, write_id), result=self._created_by(plan, write_id))
-        row = rows[0] if rows else {}
+        return self.write_plans([plan])[0]
+
+    def write_episodes(self, plans: Sequence[EpisodeWrite]) -> WriteCounts:
+        """Write many episodes in one transaction: all of them or none.
+
+        The plans are written as if each had been written on its own, in the order
+        given (see :meth:`write_plans`); the result is what the whole batch created.
+        """
+        counts = self.write_plans(plans)
         return WriteCounts(
-            episodes=int(row.get("episodes") or 0),
-            entities=int(row.get("entities") or 0),
-            facts=int(row.get("facts") or 0),
+            episodes=sum(c.episodes for c in counts),
+            entities=sum(c.entities for c in counts),
+            facts=sum(c.facts for c in counts),
         )
 
-    def _created_by(self, plan: EpisodeWrite, write_id: str) -> Statement:
-        """The statement that counts, and unmarks, what one write created (run last in its transaction)."""
+    def write_plans(self, plans: Sequence[EpisodeWrite]) -> list[WriteCounts]:
+        """Write episode plans in one transaction and return what each one created.
+
+        One statement per kind of row (episodes, entities, mentions, facts, fact
+        updates, conflicts, merges, types, aliases), each ``UNWIND``-ing the rows of
+        every plan in plan order. Both backends apply the rows of an ``UNWIND`` one
+        after another, each seeing what the rows before it wrote, so a fact asserted by
+        two plans gains weight twice and an entity mentioned by two plans counts two
+        mentions, as when the plans are written one by one. The few effects that cross
+        kinds are ordered explicitly: aliases are added in plan order by one statement,
+        and a confidence lowered by an earlier plan's update is not raised back by a
+        later plan's weaker assertion (:func:`_fact_rows`).
+
+        Returns:
+            One count per plan, counted inside the transaction (``MERGE ... ON CREATE``
+            marks each node and fact with a one-off write id, read and cleared before it
+            commits), so concurrent writers never both count the same entity. An entity
+            or a fact counts for the first plan that holds it.
+        """
+        plans = list(plans)
+        if not plans:
+            return []
+        write_id = uuid.uuid4().hex
+        rows = self._write_atomic(self.episode_statements(plans, write_id), result=self._created_by(plans, write_id))
+        row = rows[0] if rows else {}
+        episodes = set(row.get("episodes") or [])
+        entities = {(scope, key) for scope, key in row.get("entities") or []}
+        facts = set(row.get("facts") or [])
+        counts: list[WriteCounts] = []
+        for plan in plans:
+            new_entities = {(plan.scope, entity.key) for entity in plan.entities} & entities
+            new_facts = {fact.id for fact in plan.facts} & facts
+            counts.append(WriteCounts(int(plan.episode.id in episodes), len(new_entities), len(new_facts)))
+            episodes.discard(plan.episode.id)
+            entities -= new_entities
+            facts -= new_facts
+        return counts
+
+    def _created_by(self, plans: Sequence[EpisodeWrite], write_id: str) -> Statement:
+        """The statement that lists, and unmarks, what one write created (run last in its transaction).
+
+        Each lookup goes through an index (episode id, entity key, fact id), one per
+        written row, so counting costs no more than the write.
+        """
         return (
-            "MATCH (ep:Episode {id: $episode_id}) WHERE ep.scope = $scope "
-            "WITH ep, CASE WHEN ep.write_id = $write THEN 1 ELSE 0 END AS episodes "
-            "SET ep.write_id = null "
-            "WITH episodes "
-            "OPTIONAL MATCH (e:Entity) WHERE e.scope = $scope AND e.key IN $keys AND e.write_id = $write "
-            "WITH episodes, collect(e) AS entities "
-            "OPTIONAL MATCH (s:Entity)-[f:FACT]->(:Entity) "
-            "WHERE s.scope = $scope AND s.key IN $subjects AND f.id IN $facts AND f.write_id = $write "
-            "WITH episodes, entities, collect(f) AS facts "
-            "FOREACH (x IN entities | SET x.write_id = null) "
-            "FOREACH (x IN facts | SET x.write_id = null) "
-            "RETURN episodes, size(entities) AS entities, size(facts) AS facts",
+            # Three independent subqueries: one chain of WITHs would carry each list
+            # through every later row (quadratic in the batch on FalkorDB).
+            "CALL { UNWIND $episode_ids AS id MATCH (ep:Episode {id: id}) WHERE ep.write_id = $write "
+            "SET ep.write_id = null RETURN collect(id) AS episodes } "
+            "CALL { UNWIND $entities AS k MATCH (e:Entity {key: k[1]}) WHERE e.scope = k[0] AND e.write_id = $write "
+            "SET e.write_id = null RETURN collect(k) AS entities } "
+            # No labels on the ends: FalkorDB would scan every entity for each id.
+            "CALL { UNWIND $facts AS id MATCH ()-[f:FACT {id: id}]->() WHERE f.write_id = $write "
+            "SET f.write_id = null RETURN collect(id) AS facts } "
+            "RETURN episodes, entities, facts",
             {
-                "episode_id": plan.episode.id,
-                "scope": plan.scope,
                 "write": write_id,
-                "keys": sorted({row.key for row in plan.entities}),
-                "subjects": sorted({row.subject_key for row in plan.facts}),
-                "facts": sorted({row.id for row in plan.facts}),
+                "episode_ids": sorted({plan.episode.id for plan in plans}),
+                "entities": [
+                    list(pair) for pair in sorted({(plan.scope, row.key) for plan in plans for row in plan.entities})
+                ],
+                "facts": sorted({row.id for plan in plans for row in plan.facts}),
             },
         )
 
-    def episode_statements(self, plan: EpisodeWrite, write_id: str | None = None) -> list[Statement]:
-        """Build the parameterised statements that write one episode.
+    def episode_statements(self, plans: Sequence[EpisodeWrite], write_id: str | None = None) -> list[Statement]:
+        """Build the parameterised statements that write episode plans, in order.
 
         Args:
-            plan: The episode, its entities, facts, decisions and merges.
-            write_id: Marks what the statements create, for ``write_episode`` to count;
+            plans: Episodes with their entities, facts, decisions and merges.
+            write_id: Marks what the statements create, for :meth:`write_plans` to count;
                 a fresh one when not given.
+
+        One statement per kind of row, and one row per thing a statement merges (an
+        episode, an entity, a fact, a merge record): the rows of the plans are folded
+        into it here, in plan order, so that the result is the one writing the plans
+        one by one gives. A backend may apply the rows of one ``UNWIND ... MERGE`` in
+        any order (FalkorDB applies the rows that match before those that create), so
+        no statement relies on the order of its rows. Each plan is stamped with its own
+        write time (one millisecond apart, in plan order), so the episodes of a batch
+        keep the order of a conversation.
         """
-        now = now_ms()
-        episode = plan.episode
+        plans = list(plans)
         write = write_id or uuid.uuid4().hex
+        stamps = write_stamps(len(plans))
         type_labels = " ".join(
-            f"FOREACH (_ IN CASE WHEN r.type = '{name}' THEN [1] ELSE [] END | "
+            f"FOREACH (_ IN CASE WHEN '{name}' IN r.types THEN [1] ELSE [] END | "
             f"SET e:{cypher_identifier(name, ENTITY_TYPES)})"
             for name in ENTITY_TYPES
         )
         statements: list[Statement] = [
             (
-                "MERGE (ep:Episode {id: $id}) "
-                "ON CREATE SET ep.scope = $scope, ep.agent_id = $agent_id, "
-                "ep.session_id = $session_id, ep.speaker = $speaker, ep.source = $source, "
-                "ep.external_id = $external_id, "
-                "ep.search_text = $search_text, "
-                f"ep.text = $text, ep.time = $time, ep.created_at = $now, ep.write_id = $write, "
-                f"ep.embedding = {self._optional_vector('$embedding')} "
+                "UNWIND $rows AS r "
+                "MERGE (ep:Episode {id: r.id}) "
+                "ON CREATE SET ep.scope = r.scope, ep.agent_id = r.agent_id, "
+                "ep.session_id = r.session_id, ep.speaker = r.speaker, ep.source = r.source, "
+                "ep.external_id = r.external_id, ep.search_text = r.search_text, "
+                "ep.text = r.text, ep.time = r.time, ep.created_at = r.now, ep.write_id = $write, "
+                f"ep.embedding = {self._optional_vector('r.embedding')} "
                 # How it was read this time: a re-read by a working model replaces a fallback.
-                "SET ep.read_by = $read_by",
-                {
-                    "write": write,
-                    "read_by": plan.read_by,
-                    "id": episode.id,
-                    "scope": plan.scope,
-                    "agent_id": episode.agent_id,
-                    "session_id": episode.session_id,
-                    "speaker": episode.speaker,
-                    "source": episode.source,
-                    "text": episode.text,
-                    "search_text": episode_search_text(episode.speaker, episode.text),
-                    "time": episode.time,
-                    "external_id": episode.external_id,
-                    "now": now,
-                    "embedding": plan.episode_embedding or [],
-                },
+                "SET ep.read_by = r.read_by",
+                {"write": write, "rows": _episode_rows(plans, stamps)},
             )
         ]
-        if plan.entities:
+        entities = _entity_rows(plans, stamps)
+        if entities:
             statements.append(
                 (
                     "UNWIND $rows AS r "
-                    "MERGE (e:Entity {scope: $scope, key: r.key}) "
+                    "MERGE (e:Entity {scope: r.scope, key: r.key}) "
                     "ON CREATE SET e.id = r.id, e.name = r.name, e.type = r.type, e.aliases = [], "
-                    "e.mention_count = 0, e.first_seen = $now, e.search_text = r.search_text, e.write_id = $write, "
-                    f"e.embedding = {self._optional_vector('r.embedding')} "
-                    "SET e.last_seen = $now, "
-                    "e.aliases = CASE WHEN r.name = e.name OR r.name IN e.aliases "
-                    "THEN e.aliases ELSE e.aliases + r.name END "
-                    f"{type_labels}",
-                    {
-                        "scope": plan.scope,
-                        "now": now,
-                        "write": write,
-                        "rows": [
-                            {
-                                **row.model_dump(exclude={"is_new"}),
-                                "id": entity_id(plan.scope, row.key),
-                                "embedding": row.embedding or [],
-                            }
-                            for row in plan.entities
-                        ],
-                    },
+                    "e.mention_count = 0, e.first_seen = r.first_seen, e.search_text = r.search_text, "
+                    f"e.write_id = $write, e.embedding = {self._optional_vector('r.embedding')} "
+                    f"SET e.last_seen = r.last_seen {type_labels}",
+                    {"write": write, "rows": entities},
                 )
             )
+            mentions = {(plan.episode.id, plan.scope, row.key): None for plan in plans for row in plan.entities}
             statements.append(
                 (
-                    "MATCH (ep:Episode {id: $episode_id}) "
-                    "UNWIND $keys AS k "
-                    "MATCH (e:Entity {scope: $scope, key: k}) "
+                    "UNWIND $rows AS r "
+                    "MATCH (ep:Episode {id: r[0]}) "
+                    "MATCH (e:Entity {scope: r[1], key: r[2]}) "
                     # Counted with the mention, so writing the episode again counts nothing twice.
                     "MERGE (ep)-[:MENTIONS]->(e) ON CREATE SET e.mention_count = e.mention_count + 1",
-                    {
-                        "episode_id": episode.id,
-                        "scope": plan.scope,
-                        "keys": [row.key for row in plan.entities],
-                    },
+                    {"rows": [list(mention) for mention in mentions]},
                 )
             )
-        if plan.facts:
+        facts = _fact_rows(plans, stamps)
+        if facts:
             statements.append(
                 (
                     "UNWIND $rows AS r "
-                    "MATCH (s:Entity {scope: $scope, key: r.subject_key}) "
-                    "MATCH (o:Entity {scope: $scope, key: r.object_key}) "
+                    "MATCH (s:Entity {scope: r.scope, key: r.subject_key}) "
+                    "MATCH (o:Entity {scope: r.scope, key: r.object_key}) "
                     "MERGE (s)-[f:FACT {id: r.id}]->(o) "
-                    "ON CREATE SET f.scope = $scope, f.predicate = r.predicate, "
+                    "ON CREATE SET f.scope = r.scope, f.predicate = r.predicate, "
                     "f.predicate_key = r.predicate_key, f.weight = 0, f.confidence = r.confidence, "
-                    "f.negated = r.negated, f.episode_ids = [], f.created_at = $learnt, "
+                    "f.negated = r.negated, f.episode_ids = [], f.created_at = r.learnt, "
                     "f.valid_from = r.valid_from, f.schedule = r.schedule, f.status = r.status, "
                     "f.authority = r.authority, f.write_id = $write, "
                     "f.derived_from = r.derived_from, f.embedding = r.embedding "
-                    # Weight counts episodes: the same episode written again adds none.
-                    "SET f.weight = CASE WHEN $episode_id IN f.episode_ids THEN f.weight ELSE f.weight + 1 END, "
-                    "f.updated_at = $now "
-                    "SET f.episode_ids = CASE WHEN $episode_id IN f.episode_ids "
-                    "THEN f.episode_ids ELSE f.episode_ids + $episode_id END, "
-                    "f.confidence = CASE WHEN r.confidence > f.confidence "
-                    "THEN r.confidence ELSE f.confidence END, "
-                    "f.authority = CASE WHEN r.authority > f.authority "
-                    "THEN r.authority ELSE f.authority END",
-                    {
-                        "scope": plan.scope,
-                        "now": now,
-                        "write": write,
-                        "learnt": episode.learnt_at(),
-                        "episode_id": episode.id,
-                        "rows": [
-                            {**row.model_dump(exclude={"is_new"}), "embedding": row.embedding or []}
-                            for row in plan.facts
-                        ],
-                    },
+                    # Weight counts episodes: an episode written again adds none.
+                    "WITH f, r, [x IN r.episode_ids WHERE NOT x IN f.episode_ids] AS added "
+                    "SET f.weight = f.weight + size(added), f.episode_ids = f.episode_ids + added, "
+                    "f.updated_at = r.now, "
+                    "f.confidence = CASE WHEN r.confidence > f.confidence THEN r.confidence ELSE f.confidence END, "
+                    "f.authority = CASE WHEN r.authority > f.authority THEN r.authority ELSE f.authority END",
+                    {"write": write, "rows": facts},
                 )
             )
-        if plan.fact_updates:
-            statements.append(fact_update_statement(plan.scope, now, plan.fact_updates))
-        if plan.conflicts:
+        updates = _fold_updates(
+            _update_row(plan.scope, now, update)
+            for plan, now in zip(plans, stamps, strict=True)
+            for update in plan.fact_updates
+        )
+        if updates:
+            statements.append(fact_updates_statement(updates))
+        conflicts = {
+            conflict.id: {
+                **conflict.model_dump(include={"id", "kind", "subject", "predicate_key", "status", "decision"}),
+                **conflict.model_dump(include={"decided_by", "reason", "decided_at"}),
+                "scope": plan.scope,
+                "episode_id": plan.episode.id,
+                "created_at": conflict.created_at or now,
+                "old_fact_id": conflict.old_fact.id,
+                "new_fact_id": conflict.new_fact.id,
+                # The whole record, so the review history survives later changes.
+                "record": conflict.model_dump_json(),
+            }
+            for plan, now in zip(plans, stamps, strict=True)
+            for conflict in plan.conflicts
+        }
+        if conflicts:
             statements.append(
                 (
                     "UNWIND $rows AS c "
                     "MERGE (x:Conflict {id: c.id}) "
-                    "SET x.scope = $scope, x.kind = c.kind, x.subject = c.subject, "
+                    "SET x.scope = c.scope, x.kind = c.kind, x.subject = c.subject, "
                     "x.predicate_key = c.predicate_key, x.old_fact_id = c.old_fact_id, "
                     "x.new_fact_id = c.new_fact_id, x.status = c.status, x.decision = c.decision, "
                     "x.decided_by = c.decided_by, x.reason = c.reason, x.created_at = c.created_at, "
-                    "x.decided_at = c.decided_at, x.episode_id = $episode_id, x.record = c.record",
-                    {
-                        "scope": plan.scope,
-                        "episode_id": episode.id,
-                        "rows": [
-                            {
-                                **conflict.model_dump(
-                                    include={"id", "kind", "subject", "predicate_key", "status", "decision"}
-                                ),
-                                **conflict.model_dump(include={"decided_by", "reason", "decided_at"}),
-                                "created_at": conflict.created_at or now,
-                                "old_fact_id": conflict.old_fact.id,
-                                "new_fact_id": conflict.new_fact.id,
-                                # The whole record, so the review history survives later changes.
-                                "record": conflict.model_dump_json(),
-                            }
-                            for conflict in plan.conflicts
-                        ],
-                    },
+                    "x.decided_at = c.decided_at, x.episode_id = c.episode_id, x.record = c.record",
+                    {"rows": list(conflicts.values())},
                 )
             )
             # Decided now: off the review desk, in the same transaction as the decision
             # (also when another run paused on the same conflict and was left waiting).
-            statements.append(close_conflicts_statement(plan.scope, [conflict.id for conflict in plan.conflicts]))
-        statements.extend(self.merge_statements(plan))
+            decided: dict[str, list[str]] = {}
+            for row in conflicts.values():
+                decided.setdefault(row["scope"], []).append(row["id"])
+            statements.extend(close_conflicts_statement(scope, ids) for scope, ids in decided.items())
+        statements.extend(self.merge_statements(plans, stamps))
+        aliases = _alias_rows(plans)
+        if aliases:
+            # The spellings and the merged names, in plan order, each added once.
+            statements.append(
+                (
+                    "UNWIND $rows AS r "
+                    "MATCH (e:Entity {scope: r.scope, key: r.key}) "
+                    "SET e.aliases = reduce(acc = coalesce(e.aliases, []), a IN r.aliases | "
+                    "CASE WHEN a = e.name OR a IN acc THEN acc ELSE acc + a END)",
+                    {"rows": aliases},
+                )
+            )
         return statements
 
     def delete_scope(self, scope: str) -> None:
@@ -704,14 +737,159 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, ABC):
 
 def fact_update_statement(scope: str, now: int, updates: Sequence[FactUpdate]) -> Statement:
     """Return the statement that applies fact updates (status, validity, trust)."""
+    return fact_updates_statement(_fold_updates(_update_row(scope, now, update) for update in updates))
+
+
+def fact_updates_statement(rows: Sequence[Row]) -> Statement:
+    """Return the statement that applies fact update rows (:func:`_update_row`), one row per fact."""
     return (
         "UNWIND $updates AS u "
-        "MATCH (:Entity)-[f:FACT {id: u.fact_id}]->(:Entity) WHERE f.scope = $scope "
+        # No labels on the ends: the fact id index finds the fact (with them, FalkorDB scans every entity).
+        "MATCH ()-[f:FACT {id: u.fact_id}]->() WHERE f.scope = u.scope "
         "SET f.status = coalesce(u.status, f.status), f.valid_to = coalesce(u.valid_to, f.valid_to), "
         "f.expired_at = coalesce(u.expired_at, f.expired_at), f.authority = coalesce(u.authority, f.authority), "
-        "f.confidence = f.confidence * coalesce(u.confidence_factor, 1.0), f.updated_at = $now",
-        {"scope": scope, "now": now, "updates": [update.model_dump() for update in updates]},
+        "f.confidence = f.confidence * coalesce(u.confidence_factor, 1.0), f.updated_at = u.now",
+        {"updates": list(rows)},
     )
+
+
+def _update_row(scope: str, now: int, update: FactUpdate) -> Row:
+    return {**update.model_dump(), "scope": scope, "now": now}
+
+
+_stamp_lock = threading.Lock()
+_last_stamp = 0
+
+
+def write_stamps(count: int) -> list[int]:
+    """Return ``count`` write times in milliseconds, increasing, and later than any given before.
+
+    Episodes are ordered by when they were written (a conversation's turns, for the
+    retrieval walk along a session), so the episodes of one batch, written at once, get
+    consecutive milliseconds, and a batch written within a millisecond of the previous
+    one still comes after it.
+    """
+    global _last_stamp
+    with _stamp_lock:
+        start = max(now_ms(), _last_stamp + 1)
+        _last_stamp = start + count - 1
+    return list(range(start, start + count))
+
+
+def _episode_rows(plans: Sequence[EpisodeWrite], stamps: Sequence[int]) -> list[Row]:
+    """One row per episode: as its first plan describes it, read as its last plan says."""
+    rows: dict[str, Row] = {}
+    for plan, now in zip(plans, stamps, strict=True):
+        episode = plan.episode
+        row = rows.setdefault(
+            episode.id,
+            {
+                "id": episode.id,
+                "scope": plan.scope,
+                "agent_id": episode.agent_id,
+                "session_id": episode.session_id,
+                "speaker": episode.speaker,
+                "source": episode.source,
+                "text": episode.text,
+                "search_text": episode_search_text(episode.speaker, episode.text),
+                "time": episode.time,
+                "external_id": episode.external_id,
+                "now": now,
+                "embedding": plan.episode_embedding or [],
+            },
+        )
+        row["read_by"] = plan.read_by
+    return list(rows.values())
+
+
+def _entity_rows(plans: Sequence[EpisodeWrite], stamps: Sequence[int]) -> list[Row]:
+    """One row per entity of the plans: as its first plan names it, with every type it is given.
+
+    Writing the plans one by one creates an entity from its first plan's row, stamps
+    ``last_seen`` with its last plan's time and adds a label for every row's type.
+    """
+    rows: dict[tuple[str, str], Row] = {}
+    for plan, now in zip(plans, stamps, strict=True):
+        for entity in plan.entities:
+            row = rows.get((plan.scope, entity.key))
+            if row is None:
+                row = rows[(plan.scope, entity.key)] = {
+                    **entity.model_dump(include={"key", "name", "type", "search_text"}),
+                    "scope": plan.scope,
+                    "id": entity_id(plan.scope, entity.key),
+                    "first_seen": now,
+                    "embedding": entity.embedding or [],
+                    "types": [],
+                }
+            row["last_seen"] = now
+            if entity.type not in row["types"]:
+                row["types"].append(entity.type)
+    return list(rows.values())
+
+
+def _fact_rows(plans: Sequence[EpisodeWrite], stamps: Sequence[int]) -> list[Row]:
+    """One row per fact of the plans: created as its first plan states it, asserted by every plan.
+
+    ``episode_ids`` lists the asserting episodes in plan order (each once); the
+    confidence and authority are the highest asserted. Fact updates are written after
+    every fact, so an assertion that follows an update lowering the same fact's
+    confidence (facts concluded from a rejected one) would be compared with the
+    confidence from before the update: its confidence is divided by the factors of
+    the updates before it, which makes the confidence after the updates the one
+    writing the plans one by one gives (the larger of two values scales alike).
+    """
+    rows: dict[str, Row] = {}
+    factors: dict[str, float] = {}
+    for plan, now in zip(plans, stamps, strict=True):
+        for fact in plan.facts:
+            confidence = fact.confidence / factors.get(fact.id, 1.0)  # factors are in (0, 1]
+            row = rows.get(fact.id)
+            if row is None:
+                row = rows[fact.id] = {
+                    **fact.model_dump(exclude={"is_new", "embedding"}),
+                    "scope": plan.scope,
+                    "learnt": plan.episode.learnt_at(),
+                    "embedding": fact.embedding or [],
+                    "episode_ids": [],
+                }
+            if plan.episode.id not in row["episode_ids"]:
+                row["episode_ids"].append(plan.episode.id)
+            row["confidence"] = max(row["confidence"], confidence)
+            row["authority"] = max(row["authority"], fact.authority)
+            row["now"] = now
+        for update in plan.fact_updates:
+            if update.confidence_factor is not None:
+                factors[update.fact_id] = factors.get(update.fact_id, 1.0) * update.confidence_factor
+    return list(rows.values())
+
+
+def _fold_updates(rows: Iterable[Row]) -> list[Row]:
+    """Fold fact update rows into one per fact: later values win, confidence factors multiply."""
+    folded: dict[str, Row] = {}
+    for row in rows:
+        done = folded.get(row["fact_id"])
+        if done is None:
+            folded[row["fact_id"]] = dict(row)
+            continue
+        for name in ("status", "valid_to", "expired_at", "authority"):
+            if row[name] is not None:
+                done[name] = row[name]
+        if row["confidence_factor"] is not None:
+            done["confidence_factor"] = (done["confidence_factor"] or 1.0) * row["confidence_factor"]
+        done["now"] = row["now"]
+    return list(folded.values())
+
+
+def _alias_rows(plans: Sequence[EpisodeWrite]) -> list[Row]:
+    """One row per entity: the names it is given, in plan order (its spellings, then the names merged into it)."""
+    rows: dict[tuple[str, str], Row] = {}
+    for plan in plans:
+        named = [(row.key, row.name) for row in plan.entities] + [(m.into_key, m.alias) for m in plan.merges]
+        for key, name in named:
+            row = rows.setdefault((plan.scope, key), {"scope": plan.scope, "key": key, "aliases": []})
+            if name not in row["aliases"]:
+                row["aliases"].append(name)
+    return list(rows.values())
 
 
 def entity_id(scope: str, key: str) -> str:

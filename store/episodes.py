@@ -64,6 +64,14 @@ class EpisodeQueries:
         lists distinct terms). Both backends score alike this way: FalkorDB's own
         score for an OR query does not add up the terms that match.
 
+        A term found in more than half the scope's episodes is left out when another
+        term is not: its Robertson-Spärck Jones weight, log((N - n + 0.5) / (n + 0.5)),
+        is not positive, so it says nothing about which episodes match. In a
+        conversation memory that is typically the name of someone who speaks in most
+        turns (episodes are indexed with their speaker); kept, it fills the ranking's
+        tail with that speaker's shortest turns. When every term is that common (a
+        memory of one or two episodes), all are kept: nothing better is asked.
+
         The terms must already be safe full-text terms (``store.base.fulltext_terms``):
         letters, digits and CJK only.
         """
@@ -78,6 +86,10 @@ class EpisodeQueries:
             f"{self._episode_fulltext_call('term')} "
             "WITH n, avgdl, term, node WHERE node.scope = $scope "
             "WITH n, avgdl, term, collect(node) AS hits "
+            "WITH n, avgdl, collect({hits: hits, common: 2 * size(hits) > n}) AS matched "
+            "WITH n, avgdl, matched, any(t IN matched WHERE NOT t.common) AS informative "
+            "UNWIND matched AS t "
+            "WITH n, avgdl, t.hits AS hits WHERE NOT (informative AND t.common) "
             "WITH n, avgdl, hits, log(1.0 + (n - size(hits) + 0.5) / (size(hits) + 0.5)) AS idf "
             "UNWIND hits AS ep "
             f"WITH ep, sum(idf * ($k1 + 1.0) / (1.0 + $k1 * (1.0 - $b + $b * {length.format('ep')} / avgdl))) "

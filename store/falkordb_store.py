@@ -183,6 +183,9 @@ class FalkorDBStore(GraphStore):
     def _fulltext_query(self, terms: list[str]) -> tuple[str, str]:
         return "CALL db.idx.fulltext.queryNodes('Entity', $query) YIELD node, score", "|".join(terms)
 
+    def _entity_fulltext_call(self, expression: str) -> str:
+        return f"CALL db.idx.fulltext.queryNodes('Entity', {expression}) YIELD node, score"
+
     def _episode_fulltext_call(self, term: str) -> str:
         # One term per call: the store scores the matches itself (BM25, store/episodes.py).
         return f"CALL db.idx.fulltext.queryNodes('Episode', {term}) YIELD node"

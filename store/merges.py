@@ -134,68 +134,97 @@ class MergeQueries:
 
     # -- writes in the episode's transaction -----------------------------------------------
 
-    def merge_statements(self, plan: EpisodeWrite) -> list[Statement]:
-        """Return the statements that record the episode's merges (run in its transaction).
+    def merge_statements(self, plans: Sequence[EpisodeWrite], stamps: Sequence[int]) -> list[Statement]:
+        """Return the statements that record the plans' merges (run in their transaction).
 
-        They run after the episode's entities exist: a merge record is created (or, for
-        an alias seen again, extended with this episode and its facts) and linked to the
-        entity, the alias is added to the entity's ``aliases``/``alias_keys``/search
-        text, and a generic stored type (Concept) is replaced by a specific one.
+        They run after the episodes' entities exist: a merge record is created (or, for
+        an alias seen again, extended with the new episodes and their facts) and linked
+        to the entity, the alias's key and words are added to the entity's
+        ``alias_keys`` and search text, and a generic stored type (Concept) is replaced
+        by the first specific one. The alias itself joins the entity's ``aliases`` with
+        its other spellings (``GraphStore.episode_statements``). The plans' rows are
+        folded into one row per merge record and one per entity, in plan order
+        (``stamps`` are the plans' write times), so the records read as if the plans
+        had been written one by one.
         """
         statements: list[Statement] = []
-        if plan.merges:
-            rows = [
-                {
-                    "id": merge.id,
-                    "alias": merge.alias,
-                    "alias_key": merge.alias_key,
-                    "alias_type": merge.alias_type,
-                    "into_key": merge.into_key,
-                    "method": merge.method,
-                    "score": float(merge.score),
-                    "reason": merge.reason,
-                    "episode_id": plan.episode.id,
-                    "assertions": [f"{plan.episode.id}|{fact_id}" for fact_id in merge.fact_ids],
-                    "sole": [plan.episode.id] if plan.episode.id in merge.sole_episode_ids else [],
-                    "terms": search_text(merge.alias),
-                }
-                for merge in plan.merges
-            ]
+        records: dict[str, dict[str, Any]] = {}
+        keyed: dict[tuple[str, str], dict[str, Any]] = {}
+        for plan, now in zip(plans, stamps, strict=True):
+            episode = plan.episode.id
+            for merge in plan.merges:
+                record = records.setdefault(
+                    merge.id,
+                    {
+                        "scope": plan.scope,
+                        "id": merge.id,
+                        "alias": merge.alias,
+                        "alias_key": merge.alias_key,
+                        "alias_type": merge.alias_type,
+                        "into_key": merge.into_key,
+                        "method": merge.method,
+                        "score": float(merge.score),
+                        "reason": merge.reason,
+                        "episode_id": episode,
+                        "created_at": now,
+                        "episode_ids": [],
+                        "assertions": [],
+                        "sole": [],
+                    },
+                )
+                record["updated_at"] = now
+                # An episode counts once: writing it again (a re-read) adds nothing.
+                if episode not in record["episode_ids"]:
+                    record["episode_ids"].append(episode)
+                    record["assertions"].extend(f"{episode}|{fact_id}" for fact_id in merge.fact_ids)
+                    record["sole"].extend([episode] if episode in merge.sole_episode_ids else [])
+                entity = keyed.setdefault(
+                    (plan.scope, merge.into_key), {"scope": plan.scope, "key": merge.into_key, "terms": []}
+                )
+                if merge.alias_key not in [key for key, _ in entity["terms"]]:
+                    entity["terms"].append([merge.alias_key, search_text(merge.alias)])
+        if records:
             statements.append(
                 (
                     "UNWIND $rows AS r "
-                    "MATCH (e:Entity {scope: $scope, key: r.into_key}) "
+                    "MATCH (e:Entity {scope: r.scope, key: r.into_key}) "
                     "MERGE (m:Merge {id: r.id}) "
-                    "ON CREATE SET m.scope = $scope, m.alias = r.alias, m.alias_key = r.alias_key, "
+                    "ON CREATE SET m.scope = r.scope, m.alias = r.alias, m.alias_key = r.alias_key, "
                     "m.alias_type = r.alias_type, m.into_key = r.into_key, m.method = r.method, "
                     "m.score = r.score, m.reason = r.reason, m.episode_id = r.episode_id, "
-                    "m.created_at = $now, m.episode_ids = [], m.assertions = [], m.sole_episode_ids = [] "
-                    # An episode counts once: writing it again (a re-read) adds nothing here.
-                    "WITH r, e, m, r.episode_id IN m.episode_ids AS seen "
-                    "SET m.updated_at = $now, "
-                    "m.episode_ids = CASE WHEN seen THEN m.episode_ids ELSE m.episode_ids + r.episode_id END, "
-                    "m.assertions = CASE WHEN seen THEN m.assertions ELSE m.assertions + r.assertions END, "
-                    "m.sole_episode_ids = CASE WHEN seen THEN m.sole_episode_ids ELSE m.sole_episode_ids + r.sole END "
-                    "MERGE (m)-[:MERGED_INTO]->(e) "
-                    # Separate SET clauses: each reads what the previous one wrote.
-                    "SET e.search_text = CASE WHEN r.alias_key IN coalesce(e.alias_keys, []) "
-                    "THEN e.search_text ELSE coalesce(e.search_text, '') + ' ' + r.terms END "
-                    "SET e.aliases = CASE WHEN r.alias = e.name OR r.alias IN coalesce(e.aliases, []) "
-                    "THEN e.aliases ELSE coalesce(e.aliases, []) + r.alias END "
-                    "SET e.alias_keys = CASE WHEN r.alias_key IN coalesce(e.alias_keys, []) "
-                    "THEN e.alias_keys ELSE coalesce(e.alias_keys, []) + r.alias_key END",
-                    {"scope": plan.scope, "now": _now(), "rows": rows},
+                    "m.created_at = r.created_at, m.episode_ids = [], m.assertions = [], m.sole_episode_ids = [] "
+                    # Episodes the record already holds (written before, re-read now) add nothing.
+                    "WITH r, e, m, [x IN r.episode_ids WHERE NOT x IN m.episode_ids] AS added "
+                    "SET m.updated_at = r.updated_at, m.episode_ids = m.episode_ids + added, "
+                    "m.assertions = m.assertions + [a IN r.assertions WHERE split(a, '|')[0] IN added], "
+                    "m.sole_episode_ids = m.sole_episode_ids + [x IN r.sole WHERE x IN added] "
+                    "MERGE (m)-[:MERGED_INTO]->(e)",
+                    {"rows": list(records.values())},
                 )
             )
-        specific = [{"key": row.key, "type": row.type} for row in plan.entities if row.type not in GENERIC_TYPES]
+            statements.append(
+                (
+                    "UNWIND $rows AS r "
+                    "MATCH (e:Entity {scope: r.scope, key: r.key}) "
+                    "WITH e, [t IN r.terms WHERE NOT t[0] IN coalesce(e.alias_keys, [])] AS new "
+                    "SET e.alias_keys = coalesce(e.alias_keys, []) + [t IN new | t[0]], "
+                    "e.search_text = coalesce(e.search_text, '') + reduce(s = '', t IN new | s + ' ' + t[1])",
+                    {"rows": list(keyed.values())},
+                )
+            )
+        specific: dict[tuple[str, str], dict[str, Any]] = {}
+        for plan in plans:
+            for row in plan.entities:
+                if row.type not in GENERIC_TYPES:
+                    specific.setdefault((plan.scope, row.key), {"scope": plan.scope, "key": row.key, "type": row.type})
         if specific:
             statements.append(
                 (
                     "UNWIND $rows AS r "
-                    "MATCH (e:Entity {scope: $scope, key: r.key}) "
+                    "MATCH (e:Entity {scope: r.scope, key: r.key}) "
                     "WHERE e.type IN $generic "
                     "SET e.type = r.type",
-                    {"scope": plan.scope, "rows": specific, "generic": list(GENERIC_TYPES)},
+                    {"rows": list(specific.values()), "generic": list(GENERIC_TYPES)},
                 )
             )
         return statements
@@ -445,12 +474,6 @@ class MergeQueries:
             )
         )
         return statements
-
-
-def _now() -> int:
-    import time
-
-    return int(time.time() * 1000)
 
 
 def _identity(row: dict[str, Any]) -> EntityIdentity:

@@ -119,6 +119,9 @@ class Neo4jStore(GraphStore):
     def _fulltext_query(self, terms: list[str]) -> tuple[str, str]:
         return "CALL db.index.fulltext.queryNodes('entity_search', $query) YIELD node, score", " OR ".join(terms)
 
+    def _entity_fulltext_call(self, expression: str) -> str:
+        return f"CALL db.index.fulltext.queryNodes('entity_search', {expression}) YIELD node, score"
+
     def _episode_fulltext_call(self, term: str) -> str:
         # One term per call: the store scores the matches itself (BM25, store/episodes.py).
         return f"CALL db.index.fulltext.queryNodes('episode_search', {term}) YIELD node"

@@ -100,6 +100,28 @@ def test_full_text_scores_rare_words_above_common_ones(store: tuple[GraphStore, 
     assert hits[0][1] > hits[1][1]
 
 
+def test_a_word_in_most_episodes_is_left_out_of_full_text_when_a_rarer_one_matches(
+    store: tuple[GraphStore, str],
+) -> None:
+    graph, scope = store
+    for eid, speaker, text in CHAT:
+        write(graph, scope, eid, speaker, text)
+    # Alice and Bob each speak in half the turns: "alice" still counts. With a seventh
+    # turn of Alice's she speaks in most, and her name stops ranking her turns.
+    assert {episode.id for episode, _ in graph.search_episodes_text(scope, ["alice", "parts"], k=10)} == {
+        "e1",
+        "e3",
+        "e5",
+        "e4",
+        "e6",
+    }
+    write(graph, scope, "e7", "Alice", "Nothing new today.")
+    hits = graph.search_episodes_text(scope, ["alice", "parts"], k=10)
+    assert {episode.id for episode, _ in hits} == {"e4", "e6"}
+    # Alone, the common word is all the question has: it is kept.
+    assert len(graph.search_episodes_text(scope, ["alice"], k=10)) == 4
+
+
 def test_full_text_indexes_the_speaker_and_stored_fields(store: tuple[GraphStore, str]) -> None:
     graph, scope = store
     for eid, speaker, text in CHAT:

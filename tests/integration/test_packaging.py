@@ -7,6 +7,7 @@ These tests build the real wheel and run imports beside a user's own ``prompts.p
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 import tomllib
@@ -36,6 +37,14 @@ def test_every_source_folder_of_the_checkout_is_mapped_into_the_package() -> Non
 
 @pytest.mark.slow
 def test_the_wheel_installs_only_elephant_broker_with_every_module(tmp_path: Path) -> None:
+    # Built from a copy: setuptools writes build/ and *.egg-info beside the sources it builds.
+    source = tmp_path / "source"
+    shutil.copytree(
+        ROOT,
+        source,
+        ignore=shutil.ignore_patterns(".*", "build", "dist", "*.egg-info", "__pycache__", "tests", "docs"),
+    )
+    wheels = tmp_path / "wheels"
     subprocess.run(
         [
             sys.executable,
@@ -46,13 +55,13 @@ def test_the_wheel_installs_only_elephant_broker_with_every_module(tmp_path: Pat
             "--no-deps",
             "--no-build-isolation",
             "--wheel-dir",
-            str(tmp_path),
-            str(ROOT),
+            str(wheels),
+            str(source),
         ],
         check=True,
         timeout=240,
     )
-    (wheel,) = tmp_path.glob("elephant_broker-*.whl")
+    (wheel,) = wheels.glob("elephant_broker-*.whl")
     names = zipfile.ZipFile(wheel).namelist()
     assert {name.split("/")[0] for name in names} == {"elephant_broker", wheel.name.split("-py")[0] + ".dist-info"}
     for package, folder in package_dirs().items():

@@ -119,7 +119,7 @@ def test_facts_touching_walks_both_directions(store: tuple[GraphStore, str]) -> 
 def test_failed_episode_write_leaves_nothing(store: tuple[GraphStore, str]) -> None:
     graph, scope = store
     good = plan(scope, "ep1", [("a", "A", "Concept"), ("b", "B", "Concept")], [("f1", "a", "r", "b")])
-    statements = graph.episode_statements(good)
+    statements = graph.episode_statements([good])
     # A statement that fails at run time, after the episode and entities were written.
     statements.append(
         (

@@ -6,14 +6,16 @@ import os
 from pathlib import Path
 
 import pytest
-from elephant_broker.graphs import answer, broker, ingest
+from elephant_broker.graphs import answer, broker, ingest, ingest_batch
 from elephant_broker.schemas.state import BrokerInput
 from pydantic import ValidationError
 
 SNAPSHOTS = Path(__file__).parent / "snapshots"
 
 
-@pytest.mark.parametrize("module", [ingest, answer, broker], ids=["ingest", "answer", "broker"])
+@pytest.mark.parametrize(
+    "module", [ingest, ingest_batch, answer, broker], ids=["ingest", "ingest_batch", "answer", "broker"]
+)
 def test_graph_drawing_matches_snapshot(module) -> None:
     drawing = module.graph.get_graph(xray=True).draw_mermaid()
     snapshot = SNAPSHOTS / f"{module.__name__.split('.')[-1]}.mmd"
@@ -42,6 +44,14 @@ def test_answer_graph_has_a_narrow_public_schema() -> None:
         "hops",
         "notes",
     }
+
+
+def test_batch_ingest_graph_takes_perceptions_and_reports_per_text() -> None:
+    schema = ingest_batch.graph.get_input_jsonschema()
+    assert set(schema["properties"]) == {"perceptions"}
+    assert schema["required"] == ["perceptions"]
+    assert described(schema)
+    assert set(ingest_batch.graph.get_output_jsonschema()["properties"]) == {"report", "reports"}
 
 
 def test_ingest_graph_takes_a_perception() -> None:

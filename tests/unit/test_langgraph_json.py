@@ -36,9 +36,9 @@ def load(reference: str) -> Any:
     return getattr(module, attribute)
 
 
-def test_config_lists_the_three_graphs_and_installs_the_project() -> None:
+def test_config_lists_the_graphs_and_installs_the_project() -> None:
     config = json.loads(CONFIG.read_text(encoding="utf-8"))
-    assert set(config["graphs"]) == {"broker", "ingest", "answer"}
+    assert set(config["graphs"]) == {"broker", "ingest", "ingest_batch", "answer"}
     assert "." in config["dependencies"]
 
 
