@@ -25,7 +25,6 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-import numpy as np
 from elephant_broker.domain.retrieval import ANSWER, search_episodes
 from elephant_broker.language.names import fold_text, is_mentioned, normalize_name, search_text
 from elephant_broker.language.occupations import OCCUPATION_KEY, is_occupation
@@ -66,7 +65,8 @@ class FactCandidate:
     """A stored fact considered as evidence, with how it was reached."""
 
     fact: Fact
-    embedding: list[float]
+    similarity: float | None
+    """Cosine similarity of the fact's sentence to the question (None: stored without a vector)."""
     hop: int
     via: str | None = None
 
@@ -140,11 +140,11 @@ def gather_evidence(
     anchors = link_entities(store, embeddings, scope, question, analysis)
     for entity in given_anchors:
         anchors[entity.id] = (entity, EXACT_LINK_WEIGHT)
-    candidates, reach = expand_neighbourhood(store, scope, anchors, limits.expand_hops, as_of)
+    candidates, reach = expand_neighbourhood(store, scope, anchors, limits.expand_hops, as_of, question_vector)
     now = as_of or now_ms()
     for candidate in candidates.values():
         candidate.fact = decay(candidate.fact, now, limits.half_life_days)
-    facts, grounded = rank_facts(candidates, reach, question_vector, analysis)
+    facts, grounded = rank_facts(candidates, reach, analysis)
     # Facts about the right entities but not about what was asked ("what is my cat
     # called" when only the employer is known) are no answer: keep only grounded facts
     # (and the links that connect them).
@@ -238,24 +238,34 @@ def link_entities(
 
 
 def expand_neighbourhood(
-    store: GraphStore, scope: str, anchors: dict[str, tuple[Entity, float]], hops: int, as_of: int | None = None
+    store: GraphStore,
+    scope: str,
+    anchors: dict[str, tuple[Entity, float]],
+    hops: int,
+    as_of: int | None = None,
+    question_vector: Sequence[float] | None = None,
 ) -> tuple[dict[str, FactCandidate], dict[str, Reach]]:
-    """Walk out from the anchors, a bounded number of facts per hop (as of a time, if given)."""
+    """Walk out from the anchors, a bounded number of facts per hop (as of a time, if given).
+
+    Each fact comes with its similarity to ``question_vector``, computed in the store.
+    """
     reach = {entity_id: Reach(weight, {entity_id}) for entity_id, (_, weight) in anchors.items()}
     candidates: dict[str, FactCandidate] = {}
     frontier = list(anchors)
     for hop in range(1, max(hops, 0) + 1):
         if not frontier:
             break
-        found = store.facts_touching(scope, frontier, limit=100 if hop == 1 else 200, as_of=as_of)
+        found = store.facts_touching(
+            scope, frontier, limit=100 if hop == 1 else 200, as_of=as_of, similar_to=question_vector
+        )
         frontier_set = set(frontier)
         reached: dict[str, float] = {}
-        for fact, embedding in sorted(found, key=lambda pair: -pair[0].weight):
+        for fact, similarity in sorted(found, key=lambda pair: -pair[0].weight):
             if fact.id in candidates:
                 continue
             ends = [end for end in (fact.subject_id, fact.object_id) if end]
             via = next((end for end in ends if end in frontier_set), None)
-            candidates[fact.id] = FactCandidate(fact, embedding, hop, via)
+            candidates[fact.id] = FactCandidate(fact, similarity, hop, via)
             if via is None:
                 continue
             for end in ends:
@@ -273,7 +283,6 @@ def expand_neighbourhood(
 def rank_facts(
     candidates: dict[str, FactCandidate],
     reach: dict[str, Reach],
-    question_vector: list[float],
     analysis: QuestionAnalysis,
 ) -> tuple[list[Fact], set[str]]:
     """Score each candidate fact for the question.
@@ -293,7 +302,7 @@ def rank_facts(
     for candidate in candidates.values():
         fact = candidate.fact
         proximity = reach[candidate.via].weight if candidate.via in reach else 0.0
-        similarity = _cosine(question_vector, candidate.embedding) if candidate.embedding else 0.75
+        similarity = candidate.similarity if candidate.similarity is not None else 0.75
         relevance = min(max((similarity - 0.70) / 0.25, 0.0), 1.0)
         far_types = [
             kind
@@ -390,11 +399,3 @@ def _shares_keyword(fact: Fact, keywords: list[str]) -> bool:
     text = fold_text(f"{fact.subject} {fact.predicate} {fact.object}")
     words = set(tokens(text))
     return any(word in words or (len(word) >= 2 and word in text) for word in keywords if word)
-
-
-def _cosine(left: list[float], right: list[float]) -> float:
-    if len(left) != len(right) or not left:
-        return 0.0
-    a, b = np.asarray(left, dtype=np.float32), np.asarray(right, dtype=np.float32)
-    norm = float(np.linalg.norm(a) * np.linalg.norm(b))
-    return float(a @ b) / norm if norm else 0.0

@@ -35,8 +35,8 @@ def get_store(context: Context) -> GraphStore:
         if store is None:
             store = open_store(context.store, context.home)
             store.ensure_schema(embedding_dimension(get_embeddings(context)))
-            # Episodes stored before the episode full-text index get their search text.
-            store.index_episode_text()
+            # Data stored by an older release is brought to today's layout (once per store).
+            store.upgrade()
             _stores[key] = store
         return store
 

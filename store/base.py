@@ -46,6 +46,10 @@ class WriteCounts(NamedTuple):
 _FULLTEXT_TERM = re.compile(r"[^\w]+", re.UNICODE)
 
 
+STORE_LAYOUT_VERSION = 2
+"""Version of the stored layout that :meth:`GraphStore.upgrade` brings older stores to."""
+
+
 def now_ms() -> int:
     """Return the current time in milliseconds since the epoch."""
     return int(time.time() * 1000)
@@ -147,6 +151,32 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
 
     def _apply_schema_statement(self, statement: str) -> None:
         self._write_atomic([(statement, {})])
+
+    def upgrade(self) -> bool:
+        """Bring data stored by an older release to today's layout, once per store.
+
+        The layout version lives on one ``StoreMeta`` node, so a process opening an
+        up-to-date store pays one lookup, not a scan of every episode and fact. Each
+        step is idempotent (two processes opening an old store at once both finish).
+
+        Returns:
+            True if anything had to be upgraded.
+        """
+        rows = self._read("MATCH (m:StoreMeta {id: 'layout'}) RETURN m.version AS version")
+        version = int(rows[0]["version"] or 0) if rows else 0
+        if version >= STORE_LAYOUT_VERSION:
+            return False
+        # 1: episodes carry ``search_text`` (the episode full-text index).
+        self.index_episode_text()
+        # 2: fact sentence vectors are stored as vectors, scored in the store.
+        self._upgrade_fact_vectors()
+        self._write_atomic(
+            [("MERGE (m:StoreMeta {id: 'layout'}) SET m.version = $version", {"version": STORE_LAYOUT_VERSION})]
+        )
+        return True
+
+    def _upgrade_fact_vectors(self) -> None:
+        """Turn fact vectors stored as plain lists into this dialect's vector type (nothing to do by default)."""
 
     # -- writes ----------------------------------------------------------------------
 
@@ -316,7 +346,7 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
                     "f.negated = r.negated, f.episode_ids = [], f.created_at = r.learnt, "
                     "f.valid_from = r.valid_from, f.schedule = r.schedule, f.status = r.status, "
                     "f.authority = r.authority, f.write_id = $write, "
-                    "f.derived_from = r.derived_from, f.embedding = r.embedding "
+                    f"f.derived_from = r.derived_from, f.embedding = {self._optional_vector('r.embedding')} "
                     # Weight counts episodes: an episode written again adds none.
                     "WITH f, r, [x IN r.episode_ids WHERE NOT x IN f.episode_ids] AS added "
                     "SET f.weight = f.weight + size(added), f.episode_ids = f.episode_ids + added, "
@@ -504,8 +534,9 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         *,
         as_of: int | None = None,
         history: bool = False,
-    ) -> list[tuple[Fact, list[float]]]:
-        """Return facts with an end in ``entity_ids``, heaviest first, with embeddings.
+        similar_to: Sequence[float] | None = None,
+    ) -> list[tuple[Fact, float | None]]:
+        """Return facts with an end in ``entity_ids``, heaviest first, each with its similarity to a vector.
 
         Args:
             scope: The agent whose memory is read.
@@ -514,6 +545,13 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
             as_of: Milliseconds since the epoch: return what the broker believed then
                 (created before, not yet retired) instead of current truth.
             history: Also return superseded facts (what used to be true).
+            similar_to: A query vector: each fact's sentence embedding is scored against
+                it in the store (cosine similarity; None for a fact stored without one).
+                Vectors never cross the wire: a hub's hundreds of facts would be
+                hundreds of 384-float lists to parse per question.
+
+        Each end starts from the entity id index (``UNWIND`` over the ids), so the work
+        grows with the facts of these entities, not with the graph.
         """
         ids = sorted(set(entity_ids))
         if not ids:
@@ -528,18 +566,30 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         else:
             condition = "f.status IN $statuses"
         statuses = ["active", "superseded"] if history else ["active"]
-        found: dict[str, tuple[Fact, list[float]]] = {}
-        for end in ("s", "o"):
+        similarity = (
+            f"CASE WHEN f.embedding IS NULL THEN null ELSE {self._cosine('f.embedding', '$vector')} END"
+            if similar_to is not None
+            else "null"
+        )
+        found: dict[str, tuple[Fact, float | None]] = {}
+        for end, pattern in (("s", "(s)-[f:FACT]->(o:Entity)"), ("o", "(s:Entity)-[f:FACT]->(o)")):
             rows = self._read(
-                "MATCH (s:Entity)-[f:FACT]->(o:Entity) "
-                f"WHERE f.scope = $scope AND {end}.id IN $ids AND {condition} "
-                f"RETURN {_FACT_COLUMNS}, f.embedding AS embedding "
+                f"UNWIND $ids AS id MATCH ({end}:Entity {{id: id}}) WHERE {end}.scope = $scope "
+                f"MATCH {pattern} WHERE f.scope = $scope AND {condition} "
+                f"RETURN {_FACT_COLUMNS}, {similarity} AS similarity "
                 "ORDER BY f.weight DESC, f.confidence DESC LIMIT $limit",
-                {"scope": scope, "ids": ids, "limit": limit, "as_of": as_of, "statuses": statuses},
+                {
+                    "scope": scope,
+                    "ids": ids,
+                    "limit": limit,
+                    "as_of": as_of,
+                    "statuses": statuses,
+                    "vector": [float(x) for x in similar_to] if similar_to is not None else None,
+                },
             )
             for row in rows:
-                embedding = row.pop("embedding") or []
-                found[row["id"]] = (_fact(row), list(embedding))
+                score = row.pop("similarity")
+                found[row["id"]] = (_fact(row), None if score is None else self._vector_similarity(float(score)))
         return list(found.values())
 
     def connecting_paths(

@@ -25,6 +25,8 @@ EPISODE_COLUMNS = (
     "ep.created_at AS created_at"
 )
 
+MENTIONS_PER_ENTITY = 200
+"""Most recent mentions of one entity the spread reads: a round bound on the work a hub costs."""
 BM25_K1 = 1.2
 BM25_B = 0.75
 """Okapi BM25's usual constants (Robertson & Zaragoza 2009), not tuned here."""
@@ -100,7 +102,7 @@ class EpisodeQueries:
         return [(_episode(row), float(row["score"])) for row in rows]
 
     def episodes_mentioning(
-        self, scope: str, weights: dict[str, float], limit: int = 100
+        self, scope: str, weights: dict[str, float], limit: int = 100, per_entity: int = MENTIONS_PER_ENTITY
     ) -> list[tuple[Episode, float, list[str]]]:
         """Return episodes that mention any of these entities, by summed entity weight.
 
@@ -108,22 +110,26 @@ class EpisodeQueries:
             scope: The agent whose memory is read.
             weights: Entity id -> weight; an episode scores the sum over the entities it mentions.
             limit: At most this many episodes, best first (ties: newest first).
+            per_entity: At most this many episodes per entity, its most recent: a hub
+                mentioned by thousands of turns gives each a share too small to rank,
+                and reading them all would cost more than the rest of the question.
 
         Returns:
             ``(episode, score, ids of the given entities it mentions)``. The aggregation
-            runs in the store over these entities' mentions only.
+            runs in the store, from each entity (id index) to its mentions.
         """
         rows_in = [{"id": entity_id, "weight": float(weight)} for entity_id, weight in sorted(weights.items())]
         if not rows_in:
             return []
         rows = self._read(
             "UNWIND $anchors AS a "
-            "MATCH (ep:Episode)-[:MENTIONS]->(e:Entity {id: a.id}) "
-            "WHERE e.scope = $scope AND ep.scope = $scope "
+            "MATCH (e:Entity {id: a.id}) WHERE e.scope = $scope "
+            "CALL { WITH e MATCH (ep:Episode)-[:MENTIONS]->(e) WHERE ep.scope = $scope "
+            "RETURN ep ORDER BY ep.created_at DESC, ep.id DESC LIMIT $per_entity } "
             "WITH ep, sum(a.weight) AS score, collect(e.id) AS mentioned "
             f"RETURN {EPISODE_COLUMNS}, score, mentioned "
             "ORDER BY score DESC, ep.created_at DESC, ep.id LIMIT $limit",
-            {"scope": scope, "anchors": rows_in, "limit": limit},
+            {"scope": scope, "anchors": rows_in, "limit": limit, "per_entity": per_entity},
         )
         return [(_episode(row), float(row["score"]), sorted(row["mentioned"] or [])) for row in rows]
 
@@ -161,8 +167,8 @@ class EpisodeQueries:
         if not ids:
             return {}
         rows = self._read(
-            "MATCH (ep:Episode)-[:MENTIONS]->(e:Entity) "
-            "WHERE ep.scope = $scope AND ep.id IN $ids AND e.scope = $scope "
+            "UNWIND $ids AS id MATCH (ep:Episode {id: id}) WHERE ep.scope = $scope "
+            "MATCH (ep)-[:MENTIONS]->(e:Entity) WHERE e.scope = $scope "
             "RETURN ep.id AS episode, collect(DISTINCT e.id) AS entities",
             {"scope": scope, "ids": ids},
         )
@@ -174,8 +180,8 @@ class EpisodeQueries:
         if not ids:
             return {}
         rows = self._read(
-            "MATCH (ep:Episode)-[:MENTIONS]->(e:Entity) "
-            "WHERE e.scope = $scope AND e.id IN $ids AND ep.scope = $scope "
+            "UNWIND $ids AS id MATCH (e:Entity {id: id}) WHERE e.scope = $scope "
+            "MATCH (ep:Episode)-[:MENTIONS]->(e) WHERE ep.scope = $scope "
             "RETURN e.id AS id, count(DISTINCT ep) AS n",
             {"scope": scope, "ids": ids},
         )

@@ -109,6 +109,22 @@ class FalkorDBStore(GraphStore):
         super().ensure_schema(dimension)
         self._await_indexes()
 
+    def _upgrade_fact_vectors(self, batch: int = 5_000) -> None:
+        # Before layout 2, fact vectors were lists of doubles: twice the memory of a
+        # vecf32, and vec.cosineDistance refuses them.
+        while True:
+            rows = self._write_atomic(
+                [],
+                result=(
+                    "MATCH ()-[f:FACT]->() WHERE typeOf(f.embedding) = 'List' WITH f LIMIT $batch "
+                    "SET f.embedding = CASE WHEN size(f.embedding) = 0 THEN null ELSE vecf32(f.embedding) END "
+                    "RETURN count(f) AS n",
+                    {"batch": batch},
+                ),
+            )
+            if not rows or not rows[0]["n"]:
+                return
+
     def _await_indexes(self) -> None:
         deadline = time.monotonic() + INDEX_BUILD_TIMEOUT_S
         while True:

@@ -113,7 +113,14 @@ def test_facts_touching_walks_both_directions(store: tuple[GraphStore, str]) -> 
     b = graph.entities_by_keys(scope, ["b"])["b"]
     found = graph.facts_touching(scope, [b.id])
     assert {fact.id for fact, _ in found} == {"f1", "f2"}
-    assert all(len(embedding) == 384 for _, embedding in found)
+    assert all(similarity is None for _, similarity in found)
+    # Scored in the store against a query vector: a fact's own sentence is its nearest.
+    scored = dict(
+        (fact.id, similarity)
+        for fact, similarity in graph.facts_touching(scope, [b.id], similar_to=EMBED.embed_documents(["a r b"])[0])
+    )
+    assert scored["f1"] == pytest.approx(1.0, abs=1e-3)
+    assert scored["f2"] is not None and scored["f2"] < scored["f1"]
 
 
 def test_failed_episode_write_leaves_nothing(store: tuple[GraphStore, str]) -> None:
@@ -201,3 +208,26 @@ def test_connecting_paths_are_shortest_first_and_scoped(store: tuple[GraphStore,
     assert graph.connecting_paths(scope, [ids["li"]]) == []
     # another agent's copy of the same chain is not reachable from this scope
     assert graph.connecting_paths(scope + "-other", [ids["li"], ids["py"]]) == []
+
+
+def test_upgrade_turns_old_list_fact_vectors_into_vectors_once(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    graph.write_episode(plan(scope, "ep1", [("a", "A", "Concept"), ("b", "B", "Concept")], [("f1", "a", "r", "b")]))
+    graph.upgrade()
+    assert graph.upgrade() is False  # the layout version is recorded: nothing scanned again
+    vector = EMBED.embed_documents(["a r b"])[0]
+    # A store written before layout 2 held plain lists, and no layout version.
+    graph._write_atomic(
+        [
+            ("MATCH ()-[f:FACT {id: 'f1'}]->() SET f.embedding = $vector", {"vector": vector}),
+            ("MATCH (m:StoreMeta) DELETE m", {}),
+        ]
+    )
+    assert graph.upgrade() is True
+    [(fact, similarity)] = graph.facts_touching(scope, [fact_end(graph, scope, "a")], similar_to=vector)
+    assert fact.id == "f1" and similarity == pytest.approx(1.0, abs=1e-3)
+    assert graph.upgrade() is False
+
+
+def fact_end(graph: GraphStore, scope: str, key: str) -> str:
+    return graph.entities_by_keys(scope, [key])[key].id
