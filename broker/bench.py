@@ -834,10 +834,10 @@ def load_fresh_memory(store: GraphStore, memory: SyntheticMemory, progress: Prog
     )
     fact_statement = (
         "UNWIND $rows AS r MATCH (s:Entity {id: r.subject}) MATCH (o:Entity {id: r.object}) "
-        "CREATE (s)-[:FACT {id: r.id, scope: $scope, predicate: r.predicate, predicate_key: r.predicate_key, "
+        "CREATE (s)-[f:FACT {id: r.id, scope: $scope, predicate: r.predicate, predicate_key: r.predicate_key, "
         "weight: 1, confidence: r.confidence, negated: false, episode_ids: [r.episode], created_at: r.learnt, "
-        "status: 'active', authority: r.authority, derived_from: [], embedding: r.embedding, "
-        "updated_at: r.updated_at}]->(o)"
+        "status: 'active', authority: r.authority, derived_from: [], "
+        "updated_at: r.updated_at}]->(o) SET f.embedding = " + vector
     )
     step = VECTOR_ROWS_PER_STATEMENT
     for start in range(0, len(memory.episodes), step):

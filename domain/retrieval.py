@@ -13,7 +13,8 @@ The signals, each a bounded store query, never the whole graph:
   in third person; the question is embedded with first person resolved the same way);
 - **keywords**: the episode full-text index queried with the question's content
   words and scored by BM25, so a rare word, an exact number or a name the embedding
-  blurs still matches (Chinese through pre-segmented terms);
+  blurs still matches (Chinese through pre-segmented terms); a word in more than half
+  the episodes (whoever speaks in most turns) is left out when a rarer one is asked;
 - **spread**: a personalised-PageRank walk over episodes and the entities they
   mention, seeded by the best direct matches and the entities the question links
   to, so turns about the same people and things rise (multi-hop questions);
