@@ -572,10 +572,11 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
             else "null"
         )
         found: dict[str, tuple[Fact, float | None]] = {}
-        for end, pattern in (("s", "(s)-[f:FACT]->(o:Entity)"), ("o", "(s:Entity)-[f:FACT]->(o)")):
+        # The far end is unlabelled: with a label, FalkorDB scans every entity before expanding.
+        for end in ("s", "o"):
             rows = self._read(
                 f"UNWIND $ids AS id MATCH ({end}:Entity {{id: id}}) WHERE {end}.scope = $scope "
-                f"MATCH {pattern} WHERE f.scope = $scope AND {condition} "
+                f"MATCH (s)-[f:FACT]->(o) WHERE f.scope = $scope AND {condition} "
                 f"RETURN {_FACT_COLUMNS}, {similarity} AS similarity "
                 "ORDER BY f.weight DESC, f.confidence DESC LIMIT $limit",
                 {
@@ -632,8 +633,8 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         if not ids or not keys:
             return []
         rows = self._read(
-            "MATCH (s:Entity)-[f:FACT]->(o:Entity) "
-            "WHERE f.scope = $scope AND s.id IN $ids AND f.predicate_key IN $keys AND f.status = 'active' "
+            "UNWIND $ids AS id MATCH (s:Entity {id: id}) WHERE s.scope = $scope "
+            "MATCH (s)-[f:FACT]->(o) WHERE f.scope = $scope AND f.predicate_key IN $keys AND f.status = 'active' "
             f"RETURN {_FACT_COLUMNS}",
             {"scope": scope, "ids": ids, "keys": keys},
         )
@@ -744,7 +745,8 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         if not wanted:
             return []
         rows = self._read(
-            f"MATCH (s:Entity)-[f:FACT]->(o:Entity) WHERE f.scope = $scope AND f.id IN $ids RETURN {_FACT_COLUMNS}",
+            # From the FACT id index; labelled ends made FalkorDB scan every entity first.
+            f"UNWIND $ids AS id MATCH (s)-[f:FACT {{id: id}}]->(o) WHERE f.scope = $scope RETURN {_FACT_COLUMNS}",
             {"scope": scope, "ids": wanted},
         )
         by_id = {row["id"]: _fact(row) for row in rows}

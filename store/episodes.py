@@ -124,7 +124,8 @@ class EpisodeQueries:
         rows = self._read(
             "UNWIND $anchors AS a "
             "MATCH (e:Entity {id: a.id}) WHERE e.scope = $scope "
-            "CALL { WITH e MATCH (ep:Episode)-[:MENTIONS]->(e) WHERE ep.scope = $scope "
+            # Unlabelled far end: with a labelled one FalkorDB scans every episode first.
+            "CALL { WITH e MATCH (e)<-[:MENTIONS]-(ep) WHERE ep.scope = $scope "
             "RETURN ep ORDER BY ep.created_at DESC, ep.id DESC LIMIT $per_entity } "
             "WITH ep, sum(a.weight) AS score, collect(e.id) AS mentioned "
             f"RETURN {EPISODE_COLUMNS}, score, mentioned "
@@ -149,7 +150,9 @@ class EpisodeQueries:
             rows = self._read(
                 "UNWIND $ids AS id "
                 "MATCH (s:Episode {id: id}) WHERE s.scope = $scope "
-                "MATCH (ep:Episode) WHERE ep.session_id = s.session_id AND ep.scope = $scope "
+                # Through a variable, so the session_id index is used (a property of s is not).
+                "WITH s, s.session_id AS session "
+                "MATCH (ep:Episode) WHERE ep.session_id = session AND ep.scope = $scope "
                 f"AND (ep.created_at {comparison} s.created_at "
                 f"OR (ep.created_at = s.created_at AND ep.id {comparison} s.id)) "
                 f"WITH s, ep ORDER BY ep.created_at {order}, ep.id {order} "
@@ -181,7 +184,7 @@ class EpisodeQueries:
             return {}
         rows = self._read(
             "UNWIND $ids AS id MATCH (e:Entity {id: id}) WHERE e.scope = $scope "
-            "MATCH (ep:Episode)-[:MENTIONS]->(e) WHERE ep.scope = $scope "
+            "MATCH (e)<-[:MENTIONS]-(ep) WHERE ep.scope = $scope "
             "RETURN e.id AS id, count(DISTINCT ep) AS n",
             {"scope": scope, "ids": ids},
         )

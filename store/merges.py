@@ -343,7 +343,7 @@ class MergeQueries:
         if not wanted:
             return []
         rows = self._read(
-            "MATCH (s:Entity)-[f:FACT]->(o:Entity) WHERE f.scope = $scope AND f.id IN $ids "
+            "UNWIND $ids AS id MATCH (s)-[f:FACT {id: id}]->(o) WHERE f.scope = $scope "
             "RETURN f.id AS id, s.key AS subject_key, o.key AS object_key, f.predicate_key AS predicate_key, "
             "f.negated AS negated, f.episode_ids AS episode_ids, f.weight AS weight",
             {"scope": scope, "ids": wanted},
