@@ -108,7 +108,7 @@ def check_derived_from(store: GraphStore, scope: str, fact_ids: Sequence[str]) -
         ValueError: If an id is malformed (``schemas.ids.check_fact_ids``) or names no stored fact.
     """
     derived_from = sorted(set(check_fact_ids(fact_ids)))
-    unknown = set(derived_from) - store.existing_fact_ids(scope, derived_from)
+    unknown = set(derived_from) - store.stored_fact_ids(scope, derived_from)
     if unknown:
         raise ValueError(f"derived_from names facts this memory does not hold: {', '.join(sorted(unknown))}")
     return derived_from

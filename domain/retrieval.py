@@ -290,16 +290,19 @@ def spread_ranking(
     fact shares an entity with the first, not words with the question), and so does
     the reply next to a matching turn ("Yes, last week!" answers the turn before it).
     """
-    weights: dict[str, float] = {}
     seed_episodes = {episode.id: 1.0 / rank for rank, episode in enumerate(seeds, start=1)}
     linked = {entity.id: weight for entity, weight in anchors}
-    if linked:
-        for entity_id, idf in inverse_document_frequencies(store, scope, linked).items():
-            weights[entity_id] = linked[entity_id] * idf
+    mentions = store.mentions_of_episodes(scope, seed_episodes) if seed_episodes else {}
+    # One count serves both the linked entities' IDF and every entity's degree in step two.
+    degrees = store.mention_counts(scope, {*linked, *(eid for ids in mentions.values() for eid in ids)})
+    episodes_in_scope = store.episode_count(scope) if linked else 0
+    weights = {
+        entity_id: weight * inverse_document_frequency(episodes_in_scope, degrees.get(entity_id, 0))
+        for entity_id, weight in linked.items()
+    }
     total = sum(seed_episodes.values()) + sum(weights.values())
     if not total:
         return []
-    mentions = store.mentions_of_episodes(scope, seed_episodes) if seed_episodes else {}
     adjacent = store.adjacent_episodes(scope, seed_episodes) if seed_episodes else {}
     # Step one: the restart mass stays on the anchors; each seed episode's mass moves to
     # its entities and neighbouring turns, split evenly over them.
@@ -318,7 +321,6 @@ def spread_ranking(
             scores[neighbour.id] = scores.get(neighbour.id, 0.0) + share
             found.setdefault(neighbour.id, neighbour)
     # Step two: each entity's mass moves to the episodes mentioning it, split by its degree.
-    degrees = store.mention_counts(scope, entity_mass)
     push = {
         entity_id: (1 - restart) * mass / degrees[entity_id]
         for entity_id, mass in entity_mass.items()
@@ -333,11 +335,6 @@ def spread_ranking(
     return [found[episode_id] for episode_id in ranked[:k]]
 
 
-def inverse_document_frequencies(store: GraphStore, scope: str, entity_ids: Iterable[str]) -> dict[str, float]:
-    """Return log(1 + N / df) per entity: N episodes in the scope, df of them mention it."""
-    ids = list(entity_ids)
-    if not ids:
-        return {}
-    total = store.episode_count(scope)
-    counts = store.mention_counts(scope, ids)
-    return {entity_id: math.log(1.0 + total / max(counts.get(entity_id, 0), 1)) for entity_id in ids}
+def inverse_document_frequency(episodes: int, mentioning: int) -> float:
+    """Return log(1 + N / df): N episodes in the scope, df of them mention the entity (at least 1)."""
+    return math.log(1.0 + episodes / max(mentioning, 1))

@@ -461,11 +461,7 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
 
     def episode_reading(self, scope: str, episode_id: str) -> str | None:
         """Return how a stored episode was read (``EpisodeWrite.read_by``; "" if unrecorded), None if not stored."""
-        rows = self._read(
-            "MATCH (ep:Episode {id: $id}) WHERE ep.scope = $scope RETURN coalesce(ep.read_by, '') AS read_by",
-            {"id": episode_id, "scope": scope},
-        )
-        return str(rows[0]["read_by"]) if rows else None
+        return self.episode_readings(scope, [episode_id]).get(episode_id)
 
     def entities_by_keys(self, scope: str, keys: Iterable[str]) -> dict[str, Entity]:
         """Return the stored entities whose key is one of ``keys``, by key."""
@@ -477,17 +473,6 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
             {"scope": scope, "keys": wanted},
         )
         return {row["key"]: _entity(row) for row in rows}
-
-    def existing_fact_ids(self, scope: str, ids: Iterable[str]) -> set[str]:
-        """Return which of these fact ids are already stored."""
-        wanted = sorted(set(ids))
-        if not wanted:
-            return set()
-        rows = self._read(
-            "MATCH (:Entity)-[f:FACT]->(:Entity) WHERE f.scope = $scope AND f.id IN $ids RETURN f.id AS id",
-            {"scope": scope, "ids": wanted},
-        )
-        return {row["id"] for row in rows}
 
     def search_entities_text(self, scope: str, text: str, k: int = 10) -> list[tuple[Entity, float]]:
         """Full-text search over entity names (segmented, so Chinese works)."""

@@ -88,7 +88,8 @@ class IngestReads:
         """Nearest entities by name embedding, for many names at once.
 
         The vector index spans every scope, so ``fetch`` neighbours are taken per name
-        before the scope filter (as ``identity_neighbours`` does for one name).
+        before the scope filter: resolution needs the in-scope ones even in a store
+        shared by many agents (and FalkorDB's index still holds recently deleted nodes).
 
         Returns:
             A name's key -> ``(entity id, cosine similarity)`` of its ``k`` nearest, nearest first.

@@ -122,15 +122,7 @@ class MergeQueries:
             self, statements: Sequence[Statement], *, result: Statement | None = None
         ) -> list[dict[str, Any]]: ...
 
-        def _vector(self, expression: str) -> str: ...
-
         def _optional_vector(self, expression: str) -> str: ...
-
-        def _cosine(self, stored: str, param: str) -> str: ...
-
-        def _vector_query(self, label: str, k_param: str, vector_param: str) -> str: ...
-
-        def _vector_similarity(self, score: float) -> float: ...
 
     # -- writes in the episode's transaction -----------------------------------------------
 
@@ -255,41 +247,6 @@ class MergeQueries:
             {"scope": scope, "ids": wanted},
         )
         return {row["id"]: _identity(row) for row in rows}
-
-    def name_similarities(self, scope: str, ids: Iterable[str], vector: Sequence[float]) -> dict[str, float]:
-        """Cosine similarity of each entity's name embedding to ``vector``, computed in the store.
-
-        Only a number per entity crosses the wire, not its vector; entities stored
-        without an embedding are left out.
-        """
-        wanted = sorted(set(ids))
-        if not wanted:
-            return {}
-        rows = self._read(
-            "MATCH (e:Entity) WHERE e.scope = $scope AND e.id IN $ids AND e.embedding IS NOT NULL "
-            f"RETURN e.id AS id, {self._cosine('e.embedding', '$vector')} AS score",
-            {"scope": scope, "ids": wanted, "vector": list(map(float, vector))},
-        )
-        return {row["id"]: self._vector_similarity(float(row["score"])) for row in rows}
-
-    def identity_neighbours(
-        self, scope: str, vector: Sequence[float], k: int = 8, fetch: int = 128
-    ) -> list[tuple[EntityIdentity, float]]:
-        """Nearest entities of one scope by name embedding, as (identity, cosine similarity).
-
-        The vector index is global (every scope, and on FalkorDB recently deleted nodes
-        too), so ``fetch`` neighbours are taken before the scope filter; resolution needs
-        the in-scope ones even in a store shared by many agents.
-        """
-        rows = self._read(
-            f"{self._vector_query('Entity', '$fetch', '$vector')} "
-            f"WITH node AS e, score WHERE e.scope = $scope "
-            f"RETURN {_IDENTITY_COLUMNS}, score ORDER BY score LIMIT $fetch",
-            {"scope": scope, "vector": list(map(float, vector)), "fetch": max(fetch, k)},
-        )
-        hits = [(_identity(row), self._vector_similarity(float(row["score"]))) for row in rows]
-        hits.sort(key=lambda hit: hit[1], reverse=True)
-        return hits[:k]
 
     def active_merges(self, scope: str, alias_keys: Iterable[str]) -> list[MergeRecord]:
         """Return the merges not undone whose alias key is one of ``alias_keys`` (the alias table)."""

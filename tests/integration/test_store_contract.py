@@ -169,11 +169,12 @@ def test_name_similarity_is_computed_in_the_store(store: tuple[GraphStore, str])
     graph, scope = store
     graph.write_episode(plan(scope, "ep1", [("西红柿", "西红柿", "Food"), ("杭州", "杭州", "Place")], []))
     ids = {name: entity.id for name, entity in graph.entities_by_keys(scope, ["西红柿", "杭州"]).items()}
-    scores = graph.name_similarities(scope, ids.values(), EMBED.embed_documents(["番茄"])[0])
+    vector = EMBED.embed_documents(["番茄"])[0]
+    scores = graph.similarities_to(scope, {"番茄": (list(ids.values()), vector)})["番茄"]
     assert set(scores) == set(ids.values())
     assert scores[ids["西红柿"]] > scores[ids["杭州"]]
     assert 0.9 < scores[ids["西红柿"]] <= 1.0001
-    assert graph.name_similarities(scope + "-other", ids.values(), EMBED.embed_documents(["番茄"])[0]) == {}
+    assert graph.similarities_to(scope + "-other", {"番茄": (list(ids.values()), vector)}) == {}
 
 
 def test_generated_queries_run_read_only_bounded_and_scoped(store: tuple[GraphStore, str]) -> None:
