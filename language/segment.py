@@ -20,6 +20,7 @@ that table too (``_import_posseg``), identical to the one jieba would build.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import io
 import logging
@@ -387,9 +388,17 @@ def tokens(text: str) -> list[str]:
     Returns:
         Lower-cased tokens in order of appearance (duplicates kept).
     """
+    return list(_tokens(text))
+
+
+@functools.lru_cache(maxsize=32768)
+def _tokens(text: str) -> tuple[str, ...]:
+    # Cached: the same fact and entity names are tokenised for every question that
+    # reaches them (a hub's facts, hundreds per question), and segmentation depends only
+    # on the text (the dictionary is fixed when jieba is built).
     out: list[str] = []
     if not has_cjk(text):
-        return [w.casefold().strip("'’") for w in _WORD_RE.findall(text)]
+        return tuple(w.casefold().strip("'’") for w in _WORD_RE.findall(text))
     for word in _merge_short_names(cut(text)):
         if is_punct(word):
             continue
@@ -397,4 +406,4 @@ def tokens(text: str) -> list[str]:
             out.append(word.casefold())
         else:
             out.extend(w.casefold().strip("'’") for w in _WORD_RE.findall(word))
-    return out
+    return tuple(out)

@@ -22,8 +22,14 @@ from typing import Any, NamedTuple
 
 from elephant_broker.schemas.ids import stable_id
 from elephant_broker.schemas.models import ENTITY_TYPES, Conflict, Entity, Episode, EpisodeWrite, Fact, FactUpdate
-from elephant_broker.store.episodes import EPISODE_COLUMNS, EpisodeQueries, episode_search_text
-from elephant_broker.store.errors import StoreError
+from elephant_broker.store.episodes import (
+    EPISODE_COLUMNS,
+    EpisodeQueries,
+    episode_search_text,
+    episode_stats_statement,
+    search_length,
+)
+from elephant_broker.store.errors import StoreError as StoreError  # re-exported: the backends raise it
 from elephant_broker.store.ingest_reads import IngestReads
 from elephant_broker.store.merges import MergeQueries
 from elephant_broker.store.open_conflicts import OpenConflictQueries, close_conflicts_statement
@@ -46,7 +52,10 @@ class WriteCounts(NamedTuple):
 _FULLTEXT_TERM = re.compile(r"[^\w]+", re.UNICODE)
 
 
-STORE_LAYOUT_VERSION = 2
+PATH_FANOUT = 100
+"""Heaviest facts of each entity that paths of two and three facts are looked for through."""
+
+STORE_LAYOUT_VERSION = 3
 """Version of the stored layout that :meth:`GraphStore.upgrade` brings older stores to."""
 
 
@@ -170,6 +179,8 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         self.index_episode_text()
         # 2: fact sentence vectors are stored as vectors, scored in the store.
         self._upgrade_fact_vectors()
+        # 3: BM25 statistics kept per scope (``EpisodeStats``) and each episode's length.
+        self.count_episode_stats()
         self._write_atomic(
             [("MERGE (m:StoreMeta {id: 'layout'}) SET m.version = $version", {"version": STORE_LAYOUT_VERSION})]
         )
@@ -295,6 +306,7 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
             f"SET e:{cypher_identifier(name, ENTITY_TYPES)})"
             for name in ENTITY_TYPES
         )
+        episode_rows = _episode_rows(plans, stamps)
         statements: list[Statement] = [
             (
                 "UNWIND $rows AS r "
@@ -302,12 +314,14 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
                 "ON CREATE SET ep.scope = r.scope, ep.agent_id = r.agent_id, "
                 "ep.session_id = r.session_id, ep.speaker = r.speaker, ep.source = r.source, "
                 "ep.external_id = r.external_id, ep.search_text = r.search_text, "
+                "ep.search_length = r.search_length, "
                 "ep.text = r.text, ep.time = r.time, ep.created_at = r.now, ep.write_id = $write, "
                 f"ep.embedding = {self._optional_vector('r.embedding')} "
                 # How it was read this time: a re-read by a working model replaces a fallback.
                 "SET ep.read_by = r.read_by",
-                {"write": write, "rows": _episode_rows(plans, stamps)},
-            )
+                {"write": write, "rows": episode_rows},
+            ),
+            episode_stats_statement(write, [row["id"] for row in episode_rows]),
         ]
         entities = _entity_rows(plans, stamps)
         if entities:
@@ -482,7 +496,7 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         call, query_string = self._fulltext_query(terms)
         rows = self._read(
             f"{call} WITH node AS e, score WHERE e.scope = $scope "
-            f"RETURN {_ENTITY_COLUMNS}, score ORDER BY score DESC LIMIT $k",
+            f"WITH e, score ORDER BY score DESC LIMIT $k RETURN {_ENTITY_COLUMNS}, score",
             {"query": query_string, "scope": scope, "k": k},
         )
         return [(_entity(row), float(row["score"])) for row in rows]
@@ -562,8 +576,9 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
             rows = self._read(
                 f"UNWIND $ids AS id MATCH ({end}:Entity {{id: id}}) WHERE {end}.scope = $scope "
                 f"MATCH (s)-[f:FACT]->(o) WHERE f.scope = $scope AND {condition} "
-                f"RETURN {_FACT_COLUMNS}, {similarity} AS similarity "
-                "ORDER BY f.weight DESC, f.confidence DESC LIMIT $limit",
+                # Cut before scoring: a hub's thousands of facts are sorted, only the kept scored.
+                "WITH s, f, o ORDER BY f.weight DESC, f.confidence DESC LIMIT $limit "
+                f"RETURN {_FACT_COLUMNS}, {similarity} AS similarity",
                 {
                     "scope": scope,
                     "ids": ids,
@@ -579,38 +594,73 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         return list(found.values())
 
     def connecting_paths(
-        self, scope: str, entity_ids: Iterable[str], max_length: int = 3, limit: int = 5, timeout_ms: int = 500
+        self, scope: str, entity_ids: Iterable[str], max_length: int = 3, limit: int = 5
     ) -> list[list[str]]:
-        """Return the shortest chains of active facts between any two of the entities.
+        """Return the shortest chains of active facts (at most three) between any two of the entities.
 
-        Each path is a list of fact ids, shortest first. Lengths are tried in turn (1,
-        2, ... ``max_length``) and the first that connects anything wins; each try is
-        bounded by ``limit``, and all of them together by a server-side ``timeout_ms``
-        (a hub entity with many facts makes long paths expensive): a try cut off by
-        the timeout counts as no path.
+        Each path is a list of fact ids from one entity to the other; only paths of the
+        shortest length that connects anything are returned, heaviest first, at most
+        ``limit``. The search meets in the middle, in at most three reads, each
+        starting from the id index: direct facts between the entities (all of them);
+        then each entity's ``PATH_FANOUT`` heaviest facts, whose far ends two entities
+        share (length two); then the facts joining one entity's far ends to
+        another's (length three). A hub's lightest facts are left out of the longer
+        paths: walking all of them (thousands, and their neighbours' in turn) cost
+        half a second per question at 100k facts, and a path through a fact stated
+        once among thousands is rarely the one a question is about.
         """
         ids = sorted(set(entity_ids))
-        if len(ids) < 2:
+        length = min(int(max_length), 3)
+        if len(ids) < 2 or length < 1:
             return []
-        deadline = time.monotonic() + timeout_ms / 1000
-        for length in range(1, max(int(max_length), 0) + 1):
-            remaining_ms = int((deadline - time.monotonic()) * 1000)
-            if remaining_ms <= 0:
-                return []
-            try:
-                rows = self._read(
-                    f"MATCH p = (a:Entity)-[:FACT*{length}]-(b:Entity) "
-                    "WHERE a.scope = $scope AND a.id IN $ids AND b.id IN $ids AND a.id < b.id "
-                    "AND all(r IN relationships(p) WHERE r.scope = $scope AND r.status = 'active') "
-                    "RETURN [r IN relationships(p) | r.id] AS ids LIMIT $limit",
-                    {"scope": scope, "ids": ids, "limit": limit},
-                    timeout_ms=remaining_ms,
-                )
-            except StoreError:
-                return []
-            if rows:
-                return [list(row["ids"]) for row in rows]
-        return []
+        active = "f.scope = $scope AND f.status = 'active'"
+        direct = self._read(
+            "UNWIND $ids AS id MATCH (a:Entity {id: id}) WHERE a.scope = $scope "
+            # Far end unlabelled: with a label FalkorDB scans every entity first.
+            f"MATCH (a)-[f:FACT]-(b) WHERE {active} AND b.id IN $ids AND a.id < b.id "
+            "RETURN DISTINCT f.id AS id, f.weight AS weight",
+            {"scope": scope, "ids": ids},
+        )
+        if direct or length < 2:
+            return _heaviest([([row["id"]], [row["weight"]]) for row in direct], limit)
+        near: dict[str, dict[str, tuple[str, float]]] = {entity: {} for entity in ids}
+        for row in self._read(
+            "UNWIND $ids AS id MATCH (a:Entity {id: id}) WHERE a.scope = $scope "
+            f"CALL {{ WITH a MATCH (a)-[f:FACT]-(b) WHERE {active} "
+            "RETURN f, b ORDER BY f.weight DESC, f.id LIMIT $fanout } "
+            "RETURN a.id AS anchor, f.id AS fact, f.weight AS weight, b.id AS other",
+            {"scope": scope, "ids": ids, "fanout": PATH_FANOUT},
+        ):
+            # One fact per far end: the heaviest (rows come heaviest first).
+            near[row["anchor"]].setdefault(row["other"], (row["fact"], float(row["weight"] or 0)))
+        pairs = [(a, b) for index, a in enumerate(ids) for b in ids[index + 1 :]]
+        two = [
+            ([near[a][middle][0], near[b][middle][0]], [near[a][middle][1], near[b][middle][1]])
+            for a, b in pairs
+            for middle in sorted(near[a].keys() & near[b].keys())
+            if near[a][middle][0] != near[b][middle][0]
+        ]
+        if two or length < 3:
+            return _heaviest(two, limit)
+        frontier = sorted({other for reached in near.values() for other in reached} - set(ids))
+        if not frontier:
+            return []
+        bridges = self._read(
+            "UNWIND $frontier AS id MATCH (x:Entity {id: id}) WHERE x.scope = $scope "
+            f"MATCH (x)-[f:FACT]-(y) WHERE {active} AND y.id IN $frontier AND x.id < y.id "
+            "RETURN DISTINCT x.id AS x, y.id AS y, f.id AS fact, f.weight AS weight",
+            {"scope": scope, "frontier": frontier},
+        )
+        three = []
+        for row in bridges:
+            weight = float(row["weight"] or 0)
+            for a, b in pairs:
+                for first, last in ((row["x"], row["y"]), (row["y"], row["x"])):
+                    if first in near[a] and last in near[b]:
+                        facts = [near[a][first][0], row["fact"], near[b][last][0]]
+                        if len(set(facts)) == 3:
+                            three.append((facts, [near[a][first][1], weight, near[b][last][1]]))
+        return _heaviest(three, limit)
 
     def active_facts_about(self, scope: str, subject_ids: Iterable[str], predicate_keys: Iterable[str]) -> list[Fact]:
         """Return active facts whose subject and canonical predicate are among those given."""
@@ -829,6 +879,7 @@ def _episode_rows(plans: Sequence[EpisodeWrite], stamps: Sequence[int]) -> list[
                 "source": episode.source,
                 "text": episode.text,
                 "search_text": episode_search_text(episode.speaker, episode.text),
+                "search_length": search_length(episode_search_text(episode.speaker, episode.text)),
                 "time": episode.time,
                 "external_id": episode.external_id,
                 "now": now,
@@ -956,3 +1007,10 @@ def _fact(row: Row) -> Fact:
     data["weight"] = int(data.get("weight") or 0)
     data["derived_from"] = list(data.get("derived_from") or [])
     return Fact(**data)
+
+
+def _heaviest(paths: Iterable[tuple[list[str], list[float]]], limit: int) -> list[list[str]]:
+    """Return the paths (fact ids, their weights) heaviest first, each once, at most ``limit``."""
+    unique = {tuple(facts): sum(weights) for facts, weights in paths}
+    ordered = sorted(unique.items(), key=lambda item: (-item[1], item[0]))
+    return [list(facts) for facts, _ in ordered[: max(int(limit), 0)]]

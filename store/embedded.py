@@ -30,6 +30,8 @@ from redis.retry import Retry
 
 # AF_UNIX paths are limited to 108 bytes on Linux (104 on macOS).
 _MAX_SOCKET_PATH = 100
+LOAD_TIMEOUT_S = 1800.0
+"""How long a server that is still loading its data is waited for (a large memory after a restart)."""
 
 
 class EmbeddedFalkorDB:
@@ -95,15 +97,7 @@ class EmbeddedFalkorDB:
 
     def ping(self) -> bool:
         """Return whether a server answers on the socket."""
-        if not self.socket_path.exists():
-            return False
-        client = _client(self.socket_path, timeout=2)
-        try:
-            return bool(client.ping())
-        except (redis.exceptions.RedisError, OSError):
-            return False
-        finally:
-            client.close()
+        return self._state() == "ready"
 
     def stop(self, timeout: float = 20.0) -> bool:
         """Shut the server down cleanly (flushing the append-only file).
@@ -187,16 +181,38 @@ class EmbeddedFalkorDB:
             raise StoreError(f"cannot start FalkorDB: {detail}")
 
     def _wait_until_ready(self, pid: int | None, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.ping():
+        """Wait for the server to answer: ``timeout`` seconds, or as long as it is loading its data.
+
+        A server reading a large memory back from its append-only file (and rebuilding
+        its vector indexes: about 45 s for 100k facts on 2 cores) answers LOADING until
+        done; that is progress, not a hang, so it gets up to ``LOAD_TIMEOUT_S``.
+        """
+        started = time.monotonic()
+        while True:
+            state = self._state()
+            if state == "ready":
                 return True
-            # A server still loading a large append-only file answers LOADING; keep waiting.
             current = pid or self._recorded_pid()
             if current is not None and not _process_alive(current):
                 return False
+            limit = LOAD_TIMEOUT_S if state == "loading" else timeout
+            if time.monotonic() - started >= limit:
+                return False
             time.sleep(0.05)
-        return False
+
+    def _state(self) -> str:
+        """Return "ready", "loading" (it answers, still reading its data) or "down"."""
+        if not self.socket_path.exists():
+            return "down"
+        client = _client(self.socket_path, timeout=2)
+        try:
+            return "ready" if client.ping() else "down"
+        except redis.exceptions.BusyLoadingError:
+            return "loading"
+        except (redis.exceptions.RedisError, OSError):
+            return "down"
+        finally:
+            client.close()
 
     def _log_tail(self, lines: int = 5) -> str:
         try:

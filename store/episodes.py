@@ -27,9 +27,32 @@ EPISODE_COLUMNS = (
 
 MENTIONS_PER_ENTITY = 200
 """Most recent mentions of one entity the spread reads: a round bound on the work a hub costs."""
+BM25_HITS_PER_TERM = 1000
+"""Matches of one term scored per keyword search, its shortest episodes (see ``search_episodes_text``)."""
 BM25_K1 = 1.2
 BM25_B = 0.75
 """Okapi BM25's usual constants (Robertson & Zaragoza 2009), not tuned here."""
+
+
+def search_length(search_text: str) -> int:
+    """Return an episode's length in indexed terms, as BM25 counts it (the store splits on spaces alike)."""
+    return len(search_text.split(" "))
+
+
+def episode_stats_statement(write_id: str, episode_ids: Sequence[str]) -> tuple[str, dict[str, Any]]:
+    """Add the episodes a write created (marked with ``write_id``) to their scope's BM25 statistics.
+
+    One ``EpisodeStats`` node per scope holds the episode count and the summed
+    ``search_length``, so a keyword search reads two numbers instead of counting the
+    memory. Episodes are only ever removed with their whole scope (and its node).
+    """
+    return (
+        "UNWIND $ids AS id MATCH (ep:Episode {id: id}) WHERE ep.write_id = $write "
+        "WITH ep.scope AS scope, count(ep) AS added, sum(ep.search_length) AS length "
+        "MERGE (x:EpisodeStats {scope: scope}) ON CREATE SET x.episodes = 0, x.length = 0 "
+        "SET x.episodes = x.episodes + added, x.length = x.length + length",
+        {"write": write_id, "ids": sorted(set(episode_ids))},
+    )
 
 
 def episode_search_text(speaker: str, text: str) -> str:
@@ -74,30 +97,44 @@ class EpisodeQueries:
         tail with that speaker's shortest turns. When every term is that common (a
         memory of one or two episodes), all are kept: nothing better is asked.
 
+        A term's matches are scored up to the ``BM25_HITS_PER_TERM`` shortest episodes
+        (its document frequency, for the weight, counts them all). A term counts once
+        per episode, so its contribution falls with the episode's length alone; an
+        episode past the cut loses at most the contribution of the last one kept, a
+        term matching thousands of episodes adds little, and scoring every match made a
+        frequent word cost more than the rest of the question (static index pruning,
+        in the manner of impact-ordered postings).
+
         The terms must already be safe full-text terms (``store.base.fulltext_terms``):
         letters, digits and CJK only.
         """
         wanted = list(dict.fromkeys(term for term in terms if term))
         if not wanted:
             return []
-        length = "size(split(coalesce({0}.search_text, ''), ' '))"
         rows = self._read(
-            "MATCH (x:Episode) WHERE x.scope = $scope "
-            f"WITH count(x) AS n, avg({length.format('x')}) AS avgdl "
+            # Collection statistics kept by every episode write (``episode_stats_statement``), not
+            # recounted: over a large memory the count alone cost more than the search.
+            "OPTIONAL MATCH (x:EpisodeStats {scope: $scope}) "
+            "WITH coalesce(x.episodes, 0) AS n, "
+            "CASE WHEN x.episodes > 0 THEN toFloat(x.length) / x.episodes ELSE 1.0 END AS avgdl "
             "UNWIND $terms AS term "
             f"{self._episode_fulltext_call('term')} "
             "WITH n, avgdl, term, node WHERE node.scope = $scope "
+            # Shortest first: with each term counted once, that is its BM25 contribution's order.
+            "WITH n, avgdl, term, node ORDER BY node.search_length, node.created_at DESC, node.id "
             "WITH n, avgdl, term, collect(node) AS hits "
             "WITH n, avgdl, collect({hits: hits, common: 2 * size(hits) > n}) AS matched "
             "WITH n, avgdl, matched, any(t IN matched WHERE NOT t.common) AS informative "
             "UNWIND matched AS t "
             "WITH n, avgdl, t.hits AS hits WHERE NOT (informative AND t.common) "
             "WITH n, avgdl, hits, log(1.0 + (n - size(hits) + 0.5) / (size(hits) + 0.5)) AS idf "
-            "UNWIND hits AS ep "
-            f"WITH ep, sum(idf * ($k1 + 1.0) / (1.0 + $k1 * (1.0 - $b + $b * {length.format('ep')} / avgdl))) "
+            "UNWIND hits[0..$per_term] AS ep "
+            "WITH ep, sum(idf * ($k1 + 1.0) / (1.0 + $k1 * (1.0 - $b + $b * ep.search_length / avgdl))) "
             "AS score "
-            f"RETURN {EPISODE_COLUMNS}, score ORDER BY score DESC, ep.created_at DESC, ep.id LIMIT $k",
-            {"terms": wanted, "scope": scope, "k": k, "k1": BM25_K1, "b": BM25_B},
+            # Cut, then project: the columns (text included) of thousands of hits cost more than the sum.
+            "WITH ep, score ORDER BY score DESC, ep.created_at DESC, ep.id LIMIT $k "
+            f"RETURN {EPISODE_COLUMNS}, score",
+            {"terms": wanted, "scope": scope, "k": k, "k1": BM25_K1, "b": BM25_B, "per_term": BM25_HITS_PER_TERM},
         )
         return [(_episode(row), float(row["score"])) for row in rows]
 
@@ -128,8 +165,8 @@ class EpisodeQueries:
             "CALL { WITH e MATCH (e)<-[:MENTIONS]-(ep) WHERE ep.scope = $scope "
             "RETURN ep ORDER BY ep.created_at DESC, ep.id DESC LIMIT $per_entity } "
             "WITH ep, sum(a.weight) AS score, collect(e.id) AS mentioned "
-            f"RETURN {EPISODE_COLUMNS}, score, mentioned "
-            "ORDER BY score DESC, ep.created_at DESC, ep.id LIMIT $limit",
+            "ORDER BY score DESC, ep.created_at DESC, ep.id LIMIT $limit "
+            f"RETURN {EPISODE_COLUMNS}, score, mentioned",
             {"scope": scope, "anchors": rows_in, "limit": limit, "per_entity": per_entity},
         )
         return [(_episode(row), float(row["score"]), sorted(row["mentioned"] or [])) for row in rows]
@@ -219,21 +256,45 @@ class EpisodeQueries:
                 }
                 for row in rows
             ]
+            for update in updates:
+                update["search_length"] = search_length(update["search_text"])
             self._write_atomic(
                 [
                     (
                         "UNWIND $rows AS r MATCH (ep:Episode {id: r.id}) WHERE ep.scope = r.scope "
-                        "SET ep.search_text = r.search_text",
+                        "SET ep.search_text = r.search_text, ep.search_length = r.search_length",
                         {"rows": updates},
                     )
                 ]
             )
             done += len(rows)
 
+    def count_episode_stats(self) -> None:
+        """Recount every scope's BM25 statistics and each episode's ``search_length`` from scratch.
+
+        For stores written before the statistics were kept (``GraphStore.upgrade``):
+        one pass over the episodes, idempotent.
+        """
+        self._write_atomic(
+            [
+                (
+                    "MATCH (ep:Episode) WHERE ep.search_length IS NULL "
+                    "SET ep.search_length = size(split(coalesce(ep.search_text, ''), ' '))",
+                    {},
+                ),
+                ("MATCH (x:EpisodeStats) DELETE x", {}),
+                (
+                    "MATCH (ep:Episode) WITH ep.scope AS scope, count(ep) AS n, sum(ep.search_length) AS length "
+                    "CREATE (:EpisodeStats {scope: scope, episodes: n, length: length})",
+                    {},
+                ),
+            ]
+        )
+
     def episode_count(self, scope: str) -> int:
         """Return how many episodes the scope holds."""
-        rows = self._read("MATCH (ep:Episode) WHERE ep.scope = $scope RETURN count(ep) AS n", {"scope": scope})
-        return int(rows[0]["n"]) if rows else 0
+        rows = self._read("MATCH (x:EpisodeStats {scope: $scope}) RETURN x.episodes AS n", {"scope": scope})
+        return int(rows[0]["n"] or 0) if rows else 0
 
 
 def _episode(row: dict[str, Any]) -> Episode:

@@ -61,17 +61,17 @@ class FalkorDBStore(GraphStore):
     def _read(self, query: str, params: dict[str, Any] | None = None, *, timeout_ms: int | None = None) -> list[Row]:
         # GRAPH.RO_QUERY ... TIMEOUT ms: the server stops the query, not just the client.
         timeout = max(1, int(timeout_ms)) if timeout_ms is not None else None
-        refuse_nul(params)
+        params = wire_params(params)
         try:
             try:
-                result = self._graph.ro_query(query, params or {}, timeout=timeout)
+                result = self._graph.ro_query(query, params, timeout=timeout)
             except redis.exceptions.ResponseError as error:
                 if "Invalid arguments for procedure 'db.idx.vector" not in str(error):
                     raise
                 # Seen once under load: a vector index not (yet) usable. Wait for the
                 # indexes to be built and ask once more.
                 self._await_indexes()
-                result = self._graph.ro_query(query, params or {}, timeout=timeout)
+                result = self._graph.ro_query(query, params, timeout=timeout)
         except redis.exceptions.ResponseError as error:
             # A graph that has never been written to does not exist yet: it is empty.
             if "empty key" in str(error):
@@ -89,7 +89,7 @@ class FalkorDBStore(GraphStore):
             query, params = statements[0]
         else:
             query, params = compose_atomic(statements, result)
-        refuse_nul(params)
+        params = wire_params(params)
         try:
             outcome = self._graph.query(query, params)
         except (redis.exceptions.RedisError, OSError) as error:
@@ -217,26 +217,55 @@ class FalkorDBStore(GraphStore):
         self._db.connection.close()
 
 
-def refuse_nul(params: dict[str, Any] | None) -> None:
-    """Refuse parameters holding a NUL character before they reach the server.
+class FloatList:
+    """A list of floats as the query text will carry it: 7 significant digits each.
 
-    The client writes parameters into the query text, and the server reads that text as
-    a C string: a NUL would silently cut the query short. Input is validated at the
-    boundary; this is the store's own guard for whatever slipped past it.
+    The client writes parameters into the query text, and a float's ``repr`` has up
+    to 17 digits: a 384-float vector is ~8 KB of text to build and for the server to
+    parse, on every vector query and written embedding. Vectors are float32 (about
+    7.2 significant digits), so 7 digits keep them as stored, at two thirds of the text
+    and half the client's time. The client writes any value it does not know with
+    ``str``.
+    """
+
+    __slots__ = ("text",)
+
+    def __init__(self, values: Sequence[float]) -> None:
+        self.text = "[" + ",".join(map(_SEVEN_DIGITS, values)) + "]"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+# Always with a point and an exponent: a float stays a float in the query ("1" would be an integer).
+_SEVEN_DIGITS = "{:.6e}".format
+
+
+def wire_params(params: dict[str, Any] | None) -> dict[str, Any]:
+    """Return the parameters as they go to the server: lists of floats compacted, NUL refused.
+
+    The server reads the query text as a C string: a NUL would silently cut the query
+    short. Input is validated at the boundary; this is the store's own guard for
+    whatever slipped past it.
 
     Raises:
         StoreError: If any string in the parameters contains a NUL character.
     """
-    pending: list[Any] = [params or {}]
-    while pending:
-        value = pending.pop()
-        if isinstance(value, str):
-            if "\x00" in value:
-                raise StoreError("refused to store a value with a NUL character (the store cannot hold it)")
-        elif isinstance(value, dict):
-            pending.extend(value.values())
-        elif isinstance(value, list | tuple):
-            pending.extend(item for item in value if not isinstance(item, float | int))
+    return {name: _wire(value) for name, value in (params or {}).items()}
+
+
+def _wire(value: Any) -> Any:
+    if isinstance(value, str):
+        if "\x00" in value:
+            raise StoreError("refused to store a value with a NUL character (the store cannot hold it)")
+        return value
+    if isinstance(value, dict):
+        return {key: _wire(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        if value and all(type(item) is float for item in value):
+            return FloatList(value)
+        return [_wire(item) for item in value]
+    return value
 
 
 def compose_atomic(statements: Sequence[Statement], result: Statement | None = None) -> Statement:

@@ -91,6 +91,8 @@ class Neo4jStore(GraphStore):
         return [
             "CREATE CONSTRAINT entity_scope_key IF NOT EXISTS FOR (e:Entity) REQUIRE (e.scope, e.key) IS UNIQUE",
             "CREATE CONSTRAINT episode_id IF NOT EXISTS FOR (ep:Episode) REQUIRE ep.id IS UNIQUE",
+            # One BM25 statistics node per scope, merged by concurrent writers.
+            "CREATE CONSTRAINT episode_stats_scope IF NOT EXISTS FOR (x:EpisodeStats) REQUIRE x.scope IS UNIQUE",
             "CREATE INDEX entity_id IF NOT EXISTS FOR (e:Entity) ON (e.id)",
             "CREATE INDEX fact_id IF NOT EXISTS FOR ()-[f:FACT]-() ON (f.id)",
             "CREATE INDEX episode_session IF NOT EXISTS FOR (ep:Episode) ON (ep.session_id)",

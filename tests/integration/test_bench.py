@@ -93,7 +93,8 @@ def test_fresh_load_leaves_the_graph_the_broker_writes(tmp_path: Path) -> None:
             "f.status AS status, f.authority AS authority, f.confidence AS confidence ORDER BY id",
             "MATCH (ep:Episode)-[:MENTIONS]->(e) RETURN ep.id AS ep, e.id AS e ORDER BY ep, e",
             "MATCH (ep:Episode) RETURN ep.id AS id, ep.session_id AS session, ep.time AS time, "
-            "ep.search_text AS search_text, ep.read_by AS read_by ORDER BY id",
+            "ep.search_text AS search_text, ep.search_length AS length, ep.read_by AS read_by ORDER BY id",
+            "MATCH (x:EpisodeStats) RETURN x.scope AS scope, x.episodes AS episodes, x.length AS length",
         ):
             assert written._read(query) == loaded._read(query)
         # Conversation order (adjacent turns) follows write order in both.
@@ -160,3 +161,9 @@ def test_cli_ingest_json_and_plot(cli, tmp_path: Path) -> None:
         assert plot.read_bytes().startswith(b"\x89PNG")
     figures = json.loads(result.stdout)
     assert figures["facts"] == 60 and set(figures["rates"]) == {"broker", "seed_merge", "raw_create"}
+
+
+def test_cli_bench_times_real_commands(tmp_path: Path) -> None:
+    result = bench.bench_cli(runs=1, facts=40, workdir=tmp_path / "bench")
+    assert result["help_s"]["median"] > 0 and result["ask_s"]["median"] > result["help_s"]["median"]
+    assert result["runs"] == 1 and result["facts"] == 40 and result["command"]

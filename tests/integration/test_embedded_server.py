@@ -9,9 +9,11 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pytest
-from elephant_broker.store import open_store
+from elephant_broker.store import StoreError, open_store
 from elephant_broker.store.embedded import EmbeddedFalkorDB
+from elephant_broker.store.falkordb_store import FalkorDBStore, wire_params
 
 pytestmark = pytest.mark.slow
 
@@ -123,3 +125,38 @@ def test_deep_data_directory_uses_a_short_socket_path(tmp_path: Path) -> None:
 def test_rejects_an_unknown_fsync_policy(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="appendfsync"):
         EmbeddedFalkorDB(tmp_path, appendfsync="sometimes")
+
+
+def test_float_lists_travel_as_short_text_and_come_back_at_float32_precision(tmp_path: Path) -> None:
+    """Vectors go into the query text with 7 significant digits, exponents included."""
+    values = [1e-10, -3.25e-05, 0.12345678912345678, 1.0, -0.5, 123456.789, 2.5e17]
+    server = EmbeddedFalkorDB(tmp_path / "falkordb")
+    store = FalkorDBStore(unix_socket_path=str(server.ensure_running()), graph="vectors")
+    try:
+        store._write_atomic([("CREATE (:V {x: vecf32($v), l: $v, n: [1, 2], s: $s})", {"v": values, "s": ["a"]})])
+        row = store._read("MATCH (n:V) RETURN n.x AS x, n.l AS l, n.n AS n, n.s AS s")[0]
+        assert row["l"] == pytest.approx(values, rel=1e-6)
+        assert row["x"] == pytest.approx(values, rel=1e-6)
+        assert (row["n"], row["s"]) == ([1, 2], ["a"])
+        assert row["l"][3] == 1.0 and isinstance(row["l"][3], float)
+        vector = [float(x) for x in np.random.default_rng(3).normal(size=384).astype(np.float32)]
+        assert len(str(wire_params({"v": vector})["v"])) < len(str(vector)) * 0.7
+        with pytest.raises(StoreError, match="NUL"):
+            store._read("RETURN $x AS x", {"x": {"inner": ["ok", "bad\x00"]}})
+    finally:
+        store.close()
+        server.stop()
+
+
+def test_a_server_still_loading_its_data_is_waited_for_past_the_start_timeout(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A large memory takes longer to load than a start takes: LOADING is progress, silence is not."""
+    server = EmbeddedFalkorDB(tmp_path / "falkordb")
+    answers = iter(["loading"] * 12 + ["ready"])
+    monkeypatch.setattr(server, "_state", lambda: next(answers))
+    assert server._wait_until_ready(None, timeout=0.1) is True  # 12 polls take longer than 0.1 s
+    monkeypatch.setattr(server, "_state", lambda: "down")
+    began = time.monotonic()
+    assert server._wait_until_ready(None, timeout=0.2) is False
+    assert time.monotonic() - began < 5

@@ -300,3 +300,56 @@ def test_episodes_stored_before_the_index_get_their_search_text(store: tuple[Gra
     assert graph.index_episode_text(scope) == 1
     assert [episode.id for episode, _ in graph.search_episodes_text(scope, ["quokka"])] == ["old"]
     assert graph.index_episode_text(scope) == 0
+
+
+def _recount(graph: GraphStore, scope: str) -> tuple[int, int]:
+    rows = graph._read(
+        "MATCH (ep:Episode) WHERE ep.scope = $scope "
+        "RETURN count(ep) AS n, sum(size(split(ep.search_text, ' '))) AS length",
+        {"scope": scope},
+    )
+    return int(rows[0]["n"]), int(rows[0]["length"] or 0)
+
+
+def _kept(graph: GraphStore, scope: str) -> tuple[int, int]:
+    rows = graph._read(
+        "MATCH (x:EpisodeStats {scope: $scope}) RETURN x.episodes AS n, x.length AS length", {"scope": scope}
+    )
+    assert len(rows) == 1
+    return int(rows[0]["n"]), int(rows[0]["length"])
+
+
+def test_bm25_statistics_are_kept_by_every_write_not_recounted(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    for eid, speaker, text in CHAT[:4]:
+        write(graph, scope, eid, speaker, text)
+    assert _kept(graph, scope) == _recount(graph, scope) and _kept(graph, scope)[0] == 4
+    # Writing an episode again (a re-read) adds nothing; a batch adds what it creates.
+    write(graph, scope, "e1", *CHAT[0][1:])
+    assert _kept(graph, scope)[0] == 4
+    graph.write_episodes(
+        [
+            EpisodeWrite(
+                scope=scope,
+                episode=Episode(
+                    id=eid, agent_id=scope, session_id="s", speaker=speaker, source="chat", text=text, created_at=0
+                ),
+            )
+            for eid, speaker, text in CHAT[2:]
+        ]
+    )
+    assert _kept(graph, scope) == _recount(graph, scope) and graph.episode_count(scope) == 6
+    # A store from before the statistics were kept is recounted by the upgrade.
+    graph._write_atomic(
+        [
+            ("MATCH (x:EpisodeStats) DELETE x", {}),
+            ("MATCH (ep:Episode) REMOVE ep.search_length", {}),
+            ("MERGE (m:StoreMeta {id: 'layout'}) SET m.version = 2", {}),
+        ]
+    )
+    assert graph.episode_count(scope) == 0
+    assert graph.upgrade() is True
+    assert _kept(graph, scope) == _recount(graph, scope) and graph.upgrade() is False
+    assert [episode.id for episode, _ in graph.search_episodes_text(scope, ["quokka"])] == ["e3"]
+    graph.delete_scope(scope)
+    assert graph._read("MATCH (x:EpisodeStats {scope: $scope}) RETURN x", {"scope": scope}) == []
