@@ -181,7 +181,8 @@ def _chars(text: str) -> list[str]:
 
 
 # Real names first (so hubs look like hubs: 北京, Google, Python), then generated ones,
-# from small patterns to larger ones as the memory grows.
+# from small patterns to larger ones as the memory grows (the largest are reached only
+# past a few hundred thousand facts, so smaller memories are unchanged by them).
 _ZH_SURNAMES = _chars(
     "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁任沈姚卢"
     "姜崔钟谭陆汪范金石廖贾夏韦方白邹孟熊秦邱江尹薛段雷侯龙史陶黎贺顾毛郝龚邵万钱严武戴莫孔汤"
@@ -224,6 +225,7 @@ _EN_PLACE_STEMS = _words(
 )
 _EN_PLACE_ENDS = _words("ford field ton ville wood dale bury port haven ridge view burg")
 _EN_PLACE_QUALIFIERS = ["East ", "West ", "North ", "South ", "New ", "Port ", "Lake ", "Upper ", "Lower "]
+_EN_PLACE_FEATURES = [" Creek", " Falls", " Hills", " Springs", " Heights", " Crossing", " Junction", " Mills"]
 _ZH_ORGS = _words(
     "华为 腾讯 阿里巴巴 百度 小米 字节跳动 京东 美团 网易 大疆 比亚迪 中国银行 招商银行 清华大学 北京大学 复旦大学 "
     "浙江大学 南京大学 中山大学 武汉大学 人民医院 协和医院 中华书局 商务印书馆 联想 海尔 格力 蔚来"
@@ -287,12 +289,39 @@ _NAME_SOURCES: dict[str, list[tuple[list[str], list[list[list[str]]]]]] = {
         ([], [[_EN_FIRST, [" "], _EN_LAST], [_EN_FIRST, [" "], _INITIALS, _EN_LAST]]),
     ],
     "Place": [
-        (_ZH_CITIES, [[_ZH_PLACE_CHARS, _ZH_PLACE_CHARS, _ZH_PLACE_KINDS]]),
-        (_EN_CITIES, [[_EN_PLACE_STEMS, _EN_PLACE_ENDS], [_EN_PLACE_QUALIFIERS, _EN_PLACE_STEMS, _EN_PLACE_ENDS]]),
+        (
+            _ZH_CITIES,
+            [
+                [_ZH_PLACE_CHARS, _ZH_PLACE_CHARS, _ZH_PLACE_KINDS],
+                [_ZH_PLACE_CHARS, _ZH_PLACE_CHARS, _ZH_PLACE_CHARS, _ZH_PLACE_KINDS],
+            ],
+        ),
+        (
+            _EN_CITIES,
+            [
+                [_EN_PLACE_STEMS, _EN_PLACE_ENDS],
+                [_EN_PLACE_QUALIFIERS, _EN_PLACE_STEMS, _EN_PLACE_ENDS],
+                [_EN_PLACE_QUALIFIERS, _EN_PLACE_STEMS, _EN_PLACE_ENDS, _EN_PLACE_FEATURES],
+            ],
+        ),
     ],
     "Organization": [
-        (_ZH_ORGS, [[_ZH_ORG_STEMS, _ZH_ORG_KINDS], [_ZH_REGIONS, _ZH_ORG_STEMS, _ZH_ORG_KINDS]]),
-        (_EN_ORGS, [[_EN_ORG_STEMS, _EN_ORG_KINDS], [_EN_PLACE_STEMS, _EN_PLACE_ENDS, _EN_ORG_KINDS]]),
+        (
+            _ZH_ORGS,
+            [
+                [_ZH_ORG_STEMS, _ZH_ORG_KINDS],
+                [_ZH_REGIONS, _ZH_ORG_STEMS, _ZH_ORG_KINDS],
+                [_ZH_REGIONS, _ZH_ORG_STEMS, _ZH_ORG_STEMS, _ZH_ORG_KINDS],
+            ],
+        ),
+        (
+            _EN_ORGS,
+            [
+                [_EN_ORG_STEMS, _EN_ORG_KINDS],
+                [_EN_PLACE_STEMS, _EN_PLACE_ENDS, _EN_ORG_KINDS],
+                [_EN_PLACE_STEMS, _EN_PLACE_ENDS, [" "], _EN_ORG_STEMS, _EN_ORG_KINDS],
+            ],
+        ),
     ],
     "Tool": [
         (
@@ -301,6 +330,7 @@ _NAME_SOURCES: dict[str, list[tuple[list[str], list[list[list[str]]]]]] = {
                 [_TOOL_SYLLABLES, _TOOL_ENDS],
                 [_TOOL_SYLLABLES, _TOOL_ENDS, _TOOL_EDITIONS],
                 [_TOOL_SYLLABLES, [s.lower() for s in _TOOL_SYLLABLES], _TOOL_ENDS, _TOOL_EDITIONS],
+                [_TOOL_SYLLABLES, *[[s.lower() for s in _TOOL_SYLLABLES]] * 2, _TOOL_ENDS, _TOOL_EDITIONS],
             ],
         )
     ],
@@ -852,8 +882,8 @@ def load_fresh_memory(store: GraphStore, memory: SyntheticMemory, progress: Prog
                 "session_id": turn.episode.session_id,
                 "speaker": turn.episode.speaker,
                 "source": turn.episode.source,
-                "search_text": episode_search_text(turn.episode.speaker, turn.episode.text),
-                "search_length": search_length(episode_search_text(turn.episode.speaker, turn.episode.text)),
+                "search_text": (indexed := episode_search_text(turn.episode.speaker, turn.episode.text)),
+                "search_length": search_length(indexed),
                 "text": turn.episode.text,
                 "time": turn.episode.time,
                 "created_at": written_at + number,

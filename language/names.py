@@ -8,6 +8,7 @@ LLM) is layered on top of this key, never instead of it.
 
 from __future__ import annotations
 
+import functools
 import logging
 import re
 import unicodedata
@@ -50,8 +51,9 @@ _PLUS = re.compile(r"(?<=[a-z0-9+])\s*\+")
 _SHARP = re.compile(r"(?<=\b[a-z])#")
 
 
+@functools.lru_cache(maxsize=65536)
 def normalize_name(name: str) -> str:
-    """Return the matching key of a surface name.
+    """Return the matching key of a surface name (cached: resolution asks for the same names again and again).
 
     Args:
         name: An entity name as written.

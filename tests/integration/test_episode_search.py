@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import elephant_broker.store.episodes as episode_queries
 import pytest
 from elephant_broker.broker.api import Broker
 from elephant_broker.domain.evidence import link_entities
@@ -353,3 +354,30 @@ def test_bm25_statistics_are_kept_by_every_write_not_recounted(store: tuple[Grap
     assert [episode.id for episode, _ in graph.search_episodes_text(scope, ["quokka"])] == ["e3"]
     graph.delete_scope(scope)
     assert graph._read("MATCH (x:EpisodeStats {scope: $scope}) RETURN x", {"scope": scope}) == []
+
+
+def test_a_frequent_term_is_scored_on_its_shortest_episodes(
+    store: tuple[GraphStore, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    graph, scope = store
+    # "garden" is in four episodes of eight (not over half: it is kept), "tulip" in one long one.
+    texts = [
+        ("g1", "garden"),
+        ("g2", "garden roses"),
+        ("g3", "garden roses and a fence"),
+        ("g4", "garden roses and a fence and tulip bulbs planted in rows"),
+        ("o1", "weather today"),
+        ("o2", "the bus was late"),
+        ("o3", "lunch was good"),
+        ("o4", "a quiet evening"),
+    ]
+    for eid, text in texts:
+        write(graph, scope, eid, "Ann", text)
+    full = {episode.id: score for episode, score in graph.search_episodes_text(scope, ["garden", "tulip"], k=10)}
+    assert max(full, key=full.__getitem__) == "g4" and set(full) == {"g1", "g2", "g3", "g4"}
+    monkeypatch.setattr(episode_queries, "BM25_HITS_PER_TERM", 2)
+    cut = {episode.id: score for episode, score in graph.search_episodes_text(scope, ["garden", "tulip"], k=10)}
+    # The two shortest keep "garden"'s share; the longest still comes, by its rare word.
+    assert set(cut) == {"g1", "g2", "g4"}
+    assert cut["g1"] > cut["g2"]  # the same term weighs more in a shorter episode
+    assert cut["g1"] == full["g1"] and cut["g4"] < full["g4"]  # past the cut, only "garden"'s share is lost

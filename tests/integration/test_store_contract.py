@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import elephant_broker.store.base as store_base
 import pytest
 from elephant_broker.language.names import search_text
 from elephant_broker.store import GraphStore, StoreError
@@ -209,6 +210,29 @@ def test_connecting_paths_are_shortest_first_and_scoped(store: tuple[GraphStore,
     assert graph.connecting_paths(scope, [ids["li"]]) == []
     # another agent's copy of the same chain is not reachable from this scope
     assert graph.connecting_paths(scope + "-other", [ids["li"], ids["py"]]) == []
+
+
+def test_connecting_paths_of_three_facts_and_the_fanout_of_a_hub(
+    store: tuple[GraphStore, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    graph, scope = store
+    nodes = [(key, key.upper(), "Concept") for key in ("a", "x", "y", "b", "hub", "c")]
+    chain = [("f1", "a", "r", "x"), ("f2", "x", "r", "y"), ("f3", "y", "r", "b")]
+    # The hub's own heavy facts, and one light fact to c at the end of its list.
+    spokes = [(f"h{i}", "hub", "r", f"s{i}") for i in range(4)]
+    graph.write_episode(plan(scope, "ep1", [*nodes, *[(f"s{i}", f"S{i}", "Concept") for i in range(4)]], chain))
+    graph.write_episode(plan(scope, "ep2", [], spokes))
+    graph.write_episode(plan(scope, "ep3", [], spokes))  # twice: weight 2
+    graph.write_episode(plan(scope, "ep4", [], [("hc", "hub", "r", "c"), ("ca", "c", "r", "a")]))
+    ids = {key: entity.id for key, entity in graph.entities_by_keys(scope, ["a", "b", "hub", "c"]).items()}
+    assert graph.connecting_paths(scope, [ids["a"], ids["b"]]) in ([["f1", "f2", "f3"]], [["f3", "f2", "f1"]])
+    assert graph.connecting_paths(scope, [ids["a"], ids["b"]], max_length=2) == []
+    assert graph.connecting_paths(scope, [ids["hub"], ids["a"]]) in ([["hc", "ca"]], [["ca", "hc"]])
+    # Past the hub's fan-out its light fact is not walked: no path, rather than a walk of every fact.
+    monkeypatch.setattr(store_base, "PATH_FANOUT", 4)
+    assert graph.connecting_paths(scope, [ids["hub"], ids["a"]]) == []
+    # A direct fact is always found, however many facts an end has.
+    assert graph.connecting_paths(scope, [ids["hub"], ids["c"]]) == [["hc"]]
 
 
 def test_upgrade_turns_old_list_fact_vectors_into_vectors_once(store: tuple[GraphStore, str]) -> None:

