@@ -380,6 +380,40 @@ def eval_locomo(
     stdout.print(table)
 
 
+@eval_app.command("extraction")
+@handle_errors
+def eval_extraction(
+    file: Annotated[Path, typer.Argument(help="A DuIE 2.0 JSON Lines file or a WebNLG JSON array.")],
+    file_format: Annotated[str, typer.Option("--format", help="duie or webnlg.")],
+    limit: Annotated[int | None, typer.Option("--limit", min=1, help="Score only the first N sentences.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
+) -> None:
+    """Precision, recall and F1 of the Reader's entity pairs against a corpus (offline rules unless --llm)."""
+    from elephant_broker.broker.eval_extraction import (
+        evaluate_extraction,
+        load_sentences,
+        model_reader,
+        rules_reader,
+    )
+
+    sentences = load_sentences(file, file_format)[:limit]
+    llm = context_from_options().llm
+    result = evaluate_extraction(sentences, model_reader(llm) if llm else rules_reader)
+    result["reader"] = "model" if llm else "rules"
+    if as_json:
+        print_json(result)
+        return
+    table = Table("matching", "precision", "recall", "F1", title=f"{result['sentences']} sentences, {file_format}")
+    for rule in ("exact", "lenient"):
+        table.add_row(rule, *(f"{result[rule][name]:.3f}" for name in ("precision", "recall", "f1")))
+    stdout.print(table)
+    stdout.print(
+        f"{result['predicted_pairs']} predicted pairs, {result['gold_pairs']} gold; "
+        f"{result['unmatched_share']:.0%} of predicted pairs match nothing; "
+        f"{result['exceptions']} sentence(s) raised; {result['sentences_per_s']} sentences/s"
+    )
+
+
 def _embedded_server() -> EmbeddedFalkorDB:
     from elephant_broker.store.embedded import EmbeddedFalkorDB
     from elephant_broker.store.factory import describe_store

@@ -647,8 +647,10 @@ def _subject(toks: list[Tok], ctx: TextContext) -> list[Subject]:
         toks = toks[1:]
     if not toks:
         return []
-    # 我和小王都喜欢火锅: one subject per coordinated name (only without 的).
-    if any(t.f == "c" for t in toks):
+    # 我和小王都喜欢火锅: one subject per coordinated name (only without 的). Only a
+    # coordinator splits, so each part is read once, without one (a conjunction that
+    # does not coordinate, 由 or 因为, used to send the same tokens back here forever).
+    if any(t.f == "c" and t.w in COORDINATORS for t in toks):
         subjects: list[Subject] = []
         parts = _split_coordination(toks)
         me_too = any(len(part) == 1 and part[0].f == "ME" for part in parts)

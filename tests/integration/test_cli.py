@@ -152,3 +152,26 @@ def test_demo_answers_every_scripted_question(cli) -> None:
     assert "hop 2: 李四在哪所大学任教？ → 清华大学" in out
     again = cli("demo").stdout  # re-running adds nothing
     assert "0 new episode(s)" in again
+
+
+def test_eval_extraction_json_contract(cli, tmp_path: Path) -> None:
+    corpus = tmp_path / "corpus.json"
+    corpus.write_text(
+        json.dumps(
+            [
+                {
+                    "text": "Mira Chen works at Zorblat Industries.",
+                    "triple_list": [["Mira Chen", "employer", "Zorblat Industries"]],
+                },
+                {"text": "The weather was fine .", "triple_list": []},
+            ]
+        ),
+        encoding="utf-8",
+    )
+    result = json.loads(cli("eval", "extraction", str(corpus), "--format", "webnlg", "--json").stdout)
+    assert {"sentences", "exceptions", "sentences_per_s", "exact", "lenient"} <= result.keys()
+    assert result["sentences"] == 2 and result["exceptions"] == 0
+    assert set(result["exact"]) == set(result["lenient"]) == {"precision", "recall", "f1"}
+    assert result["exact"]["recall"] == 1.0  # the one gold pair, read by the offline rules
+    refused = cli("eval", "extraction", str(corpus), "--format", "csv", check=False)
+    assert refused.returncode != 0 and "--format" in refused.stderr

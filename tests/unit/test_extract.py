@@ -861,3 +861,10 @@ def test_activity_and_thing_types(name: str, predicate: str | None, expected: st
 )
 def test_pronouns_and_function_words_are_no_entities(text: str, expected: set[tuple[str, str, str]]) -> None:
     assert {(q.subject, q.predicate, q.object) for q in extract_quintuples(text, "Ann")} == expected
+
+
+def test_a_conjunction_that_does_not_coordinate_does_not_recurse_forever() -> None:
+    # 而 is tagged as a conjunction but joins no names; it used to send the subject's
+    # tokens back to the same split until Python's recursion limit.
+    for text in ("而这个故事的原型则是作家自己和丈夫。", "而小李和小王都喜欢火锅。"):
+        assert isinstance(extract_quintuples(text, "narrator"), list)

@@ -1,0 +1,204 @@
+"""``elephant eval extraction``: how well the Reader finds who-relates-to-what in public corpora.
+
+Each sentence of a DuIE 2.0 (Chinese, JSON Lines) or WebNLG (English, a JSON array) file
+is read as the broker reads a text, by the offline rules or by a chat model, and the
+entity pairs it finds are scored against the gold triples:
+
+- **Pairs, directed.** A quintuple counts as its (subject, object) pair; the predicate is
+  not compared, because the corpora's relation names (DuIE's 48, WebNLG's 216 DBpedia
+  properties) are not the broker's open predicates.
+- **Exact** matching compares names folded for width, case and spaces (NFKC, casefold,
+  whitespace removed): "Serie B" matches "serie b" and "ＡＢＣ" matches "abc".
+- **Lenient** matching lets one folded name contain the other, at each end: a predicted
+  "the comics character Bolt" matches the gold "Bolt", and 《甄嬛传》 matches 甄嬛传.
+- **Precision** is the share of distinct predicted pairs of a sentence that match a gold
+  pair of that sentence; **recall** the share of distinct gold pairs that some predicted
+  pair matches; F1 their harmonic mean, over the whole file.
+
+A sentence on which the Reader raises is counted under ``exceptions`` (it must be none: a
+real ingest stores such a text without facts), scored as predicting nothing, and the run
+goes on. ``sentences_per_s`` is the Reader's own time, not the file's loading.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from elephant_broker.domain.reading import read
+from elephant_broker.language.extract import extract_quintuples
+from elephant_broker.schemas.models import DEFAULT_SPEAKER, Quintuple
+
+Format = Literal["duie", "webnlg"]
+FORMATS: tuple[Format, ...] = ("duie", "webnlg")
+Pair = tuple[str, str]
+
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """A sentence of a corpus and its gold (subject, object) pairs, as written."""
+
+    text: str
+    gold: tuple[Pair, ...]
+
+
+def fold(name: str) -> str:
+    """Return a name folded for matching: NFKC width folding, case folding, no whitespace."""
+    return _SPACE.sub("", unicodedata.normalize("NFKC", name).casefold())
+
+
+def corpus_format(name: str) -> Format:
+    """Return ``name`` as a corpus format.
+
+    Raises:
+        ValueError: If it is not one of ``FORMATS``.
+    """
+    for known in FORMATS:
+        if name == known:
+            return known
+    raise ValueError(f"--format must be one of {', '.join(FORMATS)}, not {name!r}")
+
+
+def load_sentences(path: Path, file_format: str) -> list[Sentence]:
+    """Read a corpus file: DuIE 2.0 JSON Lines or a WebNLG JSON array.
+
+    Raises:
+        ValueError: Naming the file and the line or item that is not of the format,
+            or the format when it is not one of ``FORMATS``.
+    """
+    file_format = corpus_format(file_format)
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"cannot read {path}: {error}") from error
+    return list(_duie(raw, path) if file_format == "duie" else _webnlg(raw, path))
+
+
+def _duie(raw: str, path: Path) -> Iterator[Sentence]:
+    for number, line in enumerate(raw.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+            gold = tuple((str(spo["subject"]), str(_value(spo["object"]))) for spo in item.get("spo_list") or [])
+            yield Sentence(str(item["text"]), gold)
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"{path}:{number}: not a DuIE line ({error})") from error
+
+
+def _value(slot: Any) -> Any:
+    # DuIE objects are {"@value": ...} (with extra slots such as inWork on some predicates).
+    return slot["@value"] if isinstance(slot, dict) else slot
+
+
+def _webnlg(raw: str, path: Path) -> Iterator[Sentence]:
+    try:
+        items = json.loads(raw)
+    except ValueError as error:
+        raise ValueError(f"{path}: not JSON ({error})") from error
+    if not isinstance(items, list):
+        raise ValueError(f"{path}: a WebNLG file is a JSON array of sentences")
+    for number, item in enumerate(items):
+        try:
+            gold = tuple((str(triple[0]), str(triple[2])) for triple in item.get("triple_list") or [])
+            yield Sentence(str(item["text"]), gold)
+        except (KeyError, TypeError, IndexError, AttributeError) as error:
+            raise ValueError(f"{path}: item {number} is not a WebNLG sentence ({error})") from error
+
+
+def predicted_pairs(quintuples: Iterable[Quintuple]) -> list[Pair]:
+    """Return the distinct (subject, object) pairs of a reading, in order."""
+    return list(dict.fromkeys((quintuple.subject, quintuple.object) for quintuple in quintuples))
+
+
+def _matches(predicted: Pair, gold: Pair, lenient: bool) -> bool:
+    if not lenient:
+        return predicted == gold
+    return all(bool(p) and bool(g) and (p in g or g in p) for p, g in zip(predicted, gold, strict=True))
+
+
+@dataclass
+class Tally:
+    """Counts for one matching rule over a file."""
+
+    predicted: int = 0
+    correct: int = 0
+    gold: int = 0
+    found: int = 0
+
+    def add(self, predicted: list[Pair], gold: list[Pair], lenient: bool) -> None:
+        """Count one sentence's folded, distinct pairs."""
+        self.predicted += len(predicted)
+        self.gold += len(gold)
+        self.correct += sum(1 for pair in predicted if any(_matches(pair, truth, lenient) for truth in gold))
+        self.found += sum(1 for truth in gold if any(_matches(pair, truth, lenient) for pair in predicted))
+
+    def scores(self) -> dict[str, float]:
+        """Return precision, recall and F1 (0 when there is nothing to divide)."""
+        precision = self.correct / self.predicted if self.predicted else 0.0
+        recall = self.found / self.gold if self.gold else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        return {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4)}
+
+
+Reader = Callable[[str], list[Quintuple]]
+
+
+def rules_reader(text: str) -> list[Quintuple]:
+    """The offline Reader, unguarded: an exception is the evaluation's to count."""
+    return extract_quintuples(text, DEFAULT_SPEAKER)
+
+
+def model_reader(llm_spec: str) -> Reader:
+    """The chat-model Reader (a model that fails falls back to the rules, as in ingest)."""
+    return lambda text: read(text, DEFAULT_SPEAKER, llm_spec).quintuples
+
+
+def evaluate_extraction(
+    sentences: Iterable[Sentence], reader: Reader = rules_reader, progress: Callable[[int], None] | None = None
+) -> dict[str, Any]:
+    """Read every sentence and score its pairs.
+
+    Returns:
+        ``{"sentences", "exceptions", "sentences_per_s", "exact": {"precision", "recall",
+        "f1"}, "lenient": {…}, "predicted_pairs", "gold_pairs", "unmatched_share"}``;
+        ``unmatched_share`` is the share of predicted pairs matching no gold pair even
+        leniently.
+    """
+    exact, lenient = Tally(), Tally()
+    count = exceptions = 0
+    reading = 0.0
+    for sentence in sentences:
+        count += 1
+        began = time.perf_counter()
+        try:
+            quintuples = reader(sentence.text)
+        except Exception:  # noqa: BLE001 - counted: a sentence that breaks the Reader is the finding
+            quintuples = []
+            exceptions += 1
+        reading += time.perf_counter() - began
+        predicted = list(dict.fromkeys((fold(s), fold(o)) for s, o in predicted_pairs(quintuples)))
+        gold = list(dict.fromkeys((fold(s), fold(o)) for s, o in sentence.gold))
+        exact.add(predicted, gold, lenient=False)
+        lenient.add(predicted, gold, lenient=True)
+        if progress:
+            progress(count)
+    unmatched = lenient.predicted - lenient.correct
+    return {
+        "sentences": count,
+        "exceptions": exceptions,
+        "sentences_per_s": round(count / reading, 1) if reading else None,
+        "exact": exact.scores(),
+        "lenient": lenient.scores(),
+        "predicted_pairs": exact.predicted,
+        "gold_pairs": exact.gold,
+        "unmatched_share": round(unmatched / lenient.predicted, 4) if lenient.predicted else 0.0,
+    }
