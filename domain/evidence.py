@@ -22,10 +22,12 @@ does ``Broker`` (entity linking for ``recall``, decay for ``facts``).
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
-from elephant_broker.domain.retrieval import ANSWER, search_episodes
+from elephant_broker.domain.retrieval import ANSWER, choose_episodes, rank_episodes
 from elephant_broker.language.names import fold_text, is_mentioned, normalize_name, search_text
 from elephant_broker.language.occupations import OCCUPATION_KEY, is_occupation
 from elephant_broker.language.predicates import PREDICATE_LEXICON, TIME_SENSITIVE, predicate_key
@@ -47,6 +49,21 @@ HOP_DECAY = 0.6
 LEXICON_KEYS = frozenset(PREDICATE_LEXICON) - {"is_a", "has_part"}
 """Relations a question word can name; 是/有 are too common to mean anything."""
 FRONTIER_SIZE = 30
+_EPISODE_SEARCHES: tuple[int, ThreadPoolExecutor] | None = None
+
+
+def _episode_searches() -> ThreadPoolExecutor:
+    """The threads that rank a question's episodes while its facts are ranked, one pool per process.
+
+    Per process: a child forked after the pool's threads started would inherit a pool whose
+    threads do not exist in it, and wait forever on the first ranking it submits.
+    """
+    global _EPISODE_SEARCHES
+    if _EPISODE_SEARCHES is None or _EPISODE_SEARCHES[0] != os.getpid():
+        _EPISODE_SEARCHES = (os.getpid(), ThreadPoolExecutor(max_workers=4, thread_name_prefix="episode-search"))
+    return _EPISODE_SEARCHES[1]
+
+
 MAX_PATH_ANCHORS = 4
 """Connecting paths are looked for between at most this many named entities."""
 PATH_MAX_LENGTH = 3
@@ -140,6 +157,11 @@ def gather_evidence(
     anchors = link_entities(store, embeddings, scope, question, analysis)
     for entity in given_anchors:
         anchors[entity.id] = (entity, EXACT_LINK_WEIGHT)
+    # The episode rankings need only the question and its anchors: they run beside the
+    # fact ranking (both mostly wait on the store), and are fused with its evidence after.
+    ranking = _episode_searches().submit(
+        rank_episodes, store, embeddings, scope, question, list(anchors.values()), ANSWER
+    )
     candidates, reach = expand_neighbourhood(store, scope, anchors, limits.expand_hops, as_of, question_vector)
     now = as_of or now_ms()
     for candidate in candidates.values():
@@ -155,7 +177,7 @@ def gather_evidence(
     episode_ids = list(dict.fromkeys(eid for fact in selected for eid in fact.episode_ids))
     by_id = {episode.id: episode for episode in store.episodes_by_ids(scope, episode_ids)} if episode_ids else {}
     behind = [by_id[eid] for eid in episode_ids if eid in by_id]
-    episodes = search_episodes(store, embeddings, scope, question, anchors.values(), ANSWER, behind, as_of=as_of)
+    episodes = choose_episodes(ranking.result(), ANSWER, behind, as_of=as_of)
     history = history_of(store, scope, selected) if with_history and as_of is None else []
     return Evidence(anchors, selected, episodes, history)
 

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, Literal
 
 from elephant_broker.language.english import STOPWORDS
@@ -154,6 +155,15 @@ ANSWER = EpisodeSearch.of(
 nothing when no fact was found and no episode is close (the evidence choice is measured above)."""
 
 
+@dataclass(frozen=True)
+class EpisodeRankings:
+    """The rankings a recipe's signals gave one query, before they are fused and cut."""
+
+    rankings: list[Sequence[Episode]]
+    best_similarity: float | None
+    """The dense signal's best cosine similarity (None without the signal or a hit)."""
+
+
 def search_episodes(
     store: GraphStore,
     embeddings: Embeddings,
@@ -186,15 +196,29 @@ def search_episodes(
     Returns:
         At most ``recipe.limit`` episodes.
     """
+    ranked = rank_episodes(store, embeddings, scope, query, anchors, recipe)
+    return choose_episodes(ranked, recipe, evidence, as_of=as_of)
+
+
+def rank_episodes(
+    store: GraphStore,
+    embeddings: Embeddings,
+    scope: str,
+    query: str,
+    anchors: Iterable[tuple[Entity, float]],
+    recipe: EpisodeSearch,
+) -> EpisodeRankings:
+    """Run the recipe's signals for a query (the first half of :func:`search_episodes`).
+
+    Needs no facts, so the answer graph runs it while it ranks facts.
+    """
     depth = max(recipe.limit, recipe.depth)
     rankings: list[Sequence[Episode]] = []
     direct: list[Sequence[Episode]] = []
+    best: float | None = None
     if "dense" in recipe.signals:
         hits = store.search_episodes_vector(scope, embeddings.embed_query(query), k=depth)
         best = hits[0][1] if hits else None
-        if recipe.min_similarity is not None and not evidence and (best is None or best < recipe.min_similarity):
-            # Nothing close enough and no fact to stand on: the memory holds nothing to cite.
-            return []
         direct.append([episode for episode, _ in hits])
     if "keywords" in recipe.signals:
         direct.append(keyword_ranking(store, scope, query, depth))
@@ -202,6 +226,25 @@ def search_episodes(
     if "spread" in recipe.signals:
         seeds = reciprocal_rank_fusion(direct, recipe.rrf_k)[: recipe.seeds]
         rankings.append(spread_ranking(store, scope, seeds, list(anchors), depth, restart=recipe.restart))
+    return EpisodeRankings(rankings, best)
+
+
+def choose_episodes(
+    ranked: EpisodeRankings, recipe: EpisodeSearch, evidence: Sequence[Episode] = (), *, as_of: int | None = None
+) -> list[Episode]:
+    """Fuse a query's rankings with the evidence as the recipe says, and cut.
+
+    The second half of :func:`search_episodes`.
+    """
+    if (
+        recipe.min_similarity is not None
+        and "dense" in recipe.signals
+        and not evidence
+        and (ranked.best_similarity is None or ranked.best_similarity < recipe.min_similarity)
+    ):
+        # Nothing close enough and no fact to stand on: the memory holds nothing to cite.
+        return []
+    rankings = list(ranked.rankings)
     if recipe.evidence == "fuse":
         rankings.append(evidence)
     fused = reciprocal_rank_fusion([ranking for ranking in rankings if ranking], recipe.rrf_k)
