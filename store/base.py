@@ -622,7 +622,7 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
             {"scope": scope, "ids": ids},
         )
         if direct or length < 2:
-            return _heaviest([([row["id"]], [row["weight"]]) for row in direct], limit)
+            return _heaviest([([row["id"]], [float(row["weight"] or 0)]) for row in direct], limit)
         near: dict[str, dict[str, tuple[str, float]]] = {entity: {} for entity in ids}
         for row in self._read(
             "UNWIND $ids AS id MATCH (a:Entity {id: id}) WHERE a.scope = $scope "
