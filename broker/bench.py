@@ -1133,6 +1133,45 @@ def measure_reads(broker: Broker, store: GraphStore, questions: Sequence[BenchQu
     }
 
 
+@dataclass
+class LoadedMemory:
+    """A generated memory loaded into an embedded server of its own, and how long the load took."""
+
+    broker: Broker
+    store: GraphStore
+    memory: SyntheticMemory
+    server: EmbeddedFalkorDB
+    load_seconds: float
+
+
+@contextlib.contextmanager
+def loaded_memory(home: Path, facts: int, seed: int, progress: Progress) -> Iterator[LoadedMemory]:
+    """Generate a memory of ``facts`` facts and bulk-load it into a fresh embedded server in ``home``.
+
+    The server is stopped (and the broker's store connections closed) on the way out.
+    """
+    from elephant_broker.broker.api import Broker
+    from elephant_broker.providers.resources import close_stores
+    from elephant_broker.schemas.context import Context
+    from elephant_broker.store.embedded import EmbeddedFalkorDB
+
+    context = Context(home=str(home), agent_id=SCOPE)
+    # Set after construction: ELEPHANT_STORE / ELEPHANT_LLM fill fields left at their
+    # defaults, and this benchmark is of the embedded store, offline, whatever they say.
+    context.store, context.llm = "embedded", ""
+    broker = Broker(context)
+    server = EmbeddedFalkorDB(home / "falkordb")
+    try:
+        store = broker.store
+        store.drop_all()
+        memory = generate_memory(facts, seed, embedding_dimension(), progress)
+        load_seconds = load_fresh_memory(store, memory, progress)
+        yield LoadedMemory(broker, store, memory, server, load_seconds)
+    finally:
+        close_stores()
+        server.stop()
+
+
 def bench_ask_size(
     facts: int,
     directory: Path,
@@ -1148,36 +1187,18 @@ def bench_ask_size(
         "two_hop_p95_ms", "store_rss_mb", ...}`` plus the load time, the memory's shape
         and how many questions found facts, episodes and two-hop rows.
     """
-    from elephant_broker.broker.api import Broker
-    from elephant_broker.providers.resources import close_stores
-    from elephant_broker.schemas.context import Context
-    from elephant_broker.store.embedded import EmbeddedFalkorDB
-
     say = progress or (lambda _message: None)
-    home = directory / f"ask-{facts}"
-    context = Context(home=str(home), agent_id=SCOPE)
-    # Set after construction: ELEPHANT_STORE / ELEPHANT_LLM fill fields left at their
-    # defaults, and this benchmark is of the embedded store, offline, whatever they say.
-    context.store, context.llm = "embedded", ""
-    broker = Broker(context)
-    server = EmbeddedFalkorDB(home / "falkordb")
-    try:
-        store = broker.store
-        store.drop_all()
-        memory = generate_memory(facts, seed, embedding_dimension(), say)
-        load_seconds = load_fresh_memory(store, memory, say)
+    with loaded_memory(directory / f"ask-{facts}", facts, seed, say) as loaded:
+        memory = loaded.memory
         asked = generate_questions(memory, questions, seed)
         say(f"{facts:,} facts: asking {len(asked)} questions (ask, recall, raw two-hop)")
-        reads = measure_reads(broker, store, asked)
-        rss = server_rss_mb(server)
-    finally:
-        close_stores()
-        server.stop()
+        reads = measure_reads(loaded.broker, loaded.store, asked)
+        rss = server_rss_mb(loaded.server)
     return {
         "facts": len(memory.facts),
         **{name: value for name, value in reads.items() if name.endswith("_ms")},
         "store_rss_mb": rss,
-        "load_seconds": round(load_seconds, 1),
+        "load_seconds": round(loaded.load_seconds, 1),
         "questions": reads["questions"],
         "found": reads["found"],
         "memory": memory.summary(),
@@ -1255,47 +1276,33 @@ def bench_cli(
     """
     import subprocess
 
-    from elephant_broker.broker.api import Broker
     from elephant_broker.providers.resources import close_stores
-    from elephant_broker.schemas.context import Context
-    from elephant_broker.store.embedded import EmbeddedFalkorDB
 
     say = progress or (lambda _message: None)
     machine = describe_machine()
     command = elephant_command()
-    with _bench_directory(workdir) as directory:
-        home = directory / "cli"
-        context = Context(home=str(home), agent_id=SCOPE)
-        context.store, context.llm = "embedded", ""
-        server = EmbeddedFalkorDB(home / "falkordb")
-        try:
-            store = Broker(context).store
-            store.drop_all()
-            memory = generate_memory(facts, seed, embedding_dimension(), say)
-            load_fresh_memory(store, memory, say)
-            close_stores()
-            questions = [question.text for question in generate_questions(memory, runs + 1, seed)]
-            environment = {**os.environ, "ELEPHANT_HOME": str(home), "ELEPHANT_STORE": "embedded", "ELEPHANT_LLM": ""}
+    with _bench_directory(workdir) as directory, loaded_memory(directory / "cli", facts, seed, say) as loaded:
+        home = loaded.broker.context.home
+        close_stores()  # the commands timed are other processes; this one holds no connection meanwhile
+        questions = [question.text for question in generate_questions(loaded.memory, runs + 1, seed)]
+        environment = {**os.environ, "ELEPHANT_HOME": str(home), "ELEPHANT_STORE": "embedded", "ELEPHANT_LLM": ""}
 
-            def timed(arguments: list[str]) -> float:
-                began = time.perf_counter()
-                done = subprocess.run(
-                    [*command, *arguments], env=environment, capture_output=True, text=True, timeout=600, check=False
-                )
-                seconds = time.perf_counter() - began
-                if done.returncode != 0:
-                    raise ValueError(f"elephant {arguments[0]} failed: {(done.stderr or done.stdout).strip()[-500:]}")
-                if arguments[0] == "ask" and "answer" not in json.loads(done.stdout):
-                    raise ValueError("elephant ask --json printed no answer")
-                return seconds
+        def timed(arguments: list[str]) -> float:
+            began = time.perf_counter()
+            done = subprocess.run(
+                [*command, *arguments], env=environment, capture_output=True, text=True, timeout=600, check=False
+            )
+            seconds = time.perf_counter() - began
+            if done.returncode != 0:
+                raise ValueError(f"elephant {arguments[0]} failed: {(done.stderr or done.stdout).strip()[-500:]}")
+            if arguments[0] == "ask" and "answer" not in json.loads(done.stdout):
+                raise ValueError("elephant ask --json printed no answer")
+            return seconds
 
-            say(f"timing elephant --help and a warm elephant ask, {runs} runs each")
-            helps = [timed(["--help"]) for _ in range(runs)]
-            timed(["ask", questions[0], "--agent", SCOPE, "--json"])  # reach the warm state, untimed
-            asks = [timed(["ask", question, "--agent", SCOPE, "--json"]) for question in questions[1:]]
-        finally:
-            close_stores()
-            server.stop()
+        say(f"timing elephant --help and a warm elephant ask, {runs} runs each")
+        helps = [timed(["--help"]) for _ in range(runs)]
+        timed(["ask", questions[0], "--agent", SCOPE, "--json"])  # reach the warm state, untimed
+        asks = [timed(["ask", question, "--agent", SCOPE, "--json"]) for question in questions[1:]]
 
     def summary(seconds: list[float]) -> dict[str, float]:
         return {"median": round(percentile(seconds, 0.5) or 0.0, 3), "max": round(max(seconds), 3)}

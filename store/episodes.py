@@ -252,12 +252,11 @@ class EpisodeQueries:
                 {
                     "id": row["id"],
                     "scope": row["scope"],
-                    "search_text": episode_search_text(row["speaker"] or "", row["text"] or ""),
+                    "search_text": (indexed := episode_search_text(row["speaker"] or "", row["text"] or "")),
+                    "search_length": search_length(indexed),
                 }
                 for row in rows
             ]
-            for update in updates:
-                update["search_length"] = search_length(update["search_text"])
             self._write_atomic(
                 [
                     (
