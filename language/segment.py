@@ -13,7 +13,10 @@ words re-added in every process, which cost more than the cache saves. The finis
 tokenizer state (prefix dictionary with the user words, their tags) is therefore kept in
 one file of our own, ``elephant-<uid>-jieba-<digest>.cache`` in the temp directory, next
 to jieba's; the digest covers jieba's version, its dictionary and our user words, so a
-change to any of them builds a new file instead of reading a stale one. Importing
+change to any of them builds a new file instead of reading a stale one. The file is cut by
+a word's first character and a cut is unmarshalled when a lookup first needs it
+(``_LazyTable``): a question touches a few dozen of ~12,000 cuts, so a process pays
+milliseconds, not the quarter second the whole table costs. Importing
 ``jieba.posseg`` also re-reads ``dict.txt`` for jieba's global tagger; the cache restores
 that table too (``_import_posseg``), identical to the one jieba would build.
 """
@@ -28,6 +31,7 @@ import marshal
 import os
 import re
 import stat
+import struct
 import sys
 import tempfile
 import threading
@@ -105,7 +109,7 @@ def user_words() -> list[tuple[str, str]]:
     return sorted(words.items())
 
 
-_CACHE_FORMAT = 2
+_CACHE_FORMAT = 3
 """Bumped whenever the layout of the cache file changes."""
 
 
@@ -134,10 +138,11 @@ class _Jieba:
         path = _cache_path(jieba, words)
         cached = _read_cache(path)
         if cached is not None:
-            freq, total, tags, originals = cached
-            posseg = _import_posseg(jieba, tags, originals)
+            shards, total, originals = cached
+            tags = _LazyTable(shards, 1)
+            posseg = _import_posseg(jieba, shards, originals)
             tokenizer = jieba.Tokenizer()
-            tokenizer.FREQ, tokenizer.total = freq, total
+            tokenizer.FREQ, tokenizer.total = _LazyTable(shards, 0), total
             tokenizer.initialized = True
             # The tag table already holds the user words' tags: the state POSTokenizer(tokenizer)
             # reaches after its first cut, without re-reading dict.txt.
@@ -159,7 +164,7 @@ class _Jieba:
         return tokenizer, tagger
 
 
-def _import_posseg(jieba_module: Any, tags: dict[str, str], originals: dict[str, str | None]) -> Any:
+def _import_posseg(jieba_module: Any, shards: _Shards, originals: dict[str, str | None]) -> Any:
     """Import ``jieba.posseg`` without its global tagger re-reading dict.txt, when that is safe.
 
     The import builds ``jieba.posseg.dt``'s tag table from dict.txt (a third of a second);
@@ -178,13 +183,7 @@ def _import_posseg(jieba_module: Any, tags: dict[str, str], originals: dict[str,
             import jieba.posseg
         finally:
             del jieba_module.dt.get_dict_file
-        table = dict(tags)
-        for word, tag in originals.items():
-            if tag is None:
-                table.pop(word, None)
-            else:
-                table[word] = tag
-        jieba.posseg.dt.word_tag_tab = table
+        jieba.posseg.dt.word_tag_tab = _LazyTable(shards, 1, overrides=originals)
     return jieba.posseg
 
 
@@ -201,34 +200,176 @@ def _cache_path(jieba_module: Any, words: list[tuple[str, str]]) -> Path:
     return Path(tempfile.gettempdir()) / f"elephant-{os.getuid()}-jieba-{digest}.cache"
 
 
-_Cached = tuple[dict[str, int], int, dict[str, str], dict[str, str | None]]
+class _Shards:
+    """The cached tables cut by a word's first character, each cut unmarshalled on first touch.
+
+    A question touches a few dozen characters of the 600k-entry dictionary; unmarshalling
+    all of it cost a quarter of a second in every process, most of a warm ``elephant ask``.
+    """
+
+    def __init__(self, data: bytes, index: dict[str, tuple[int, int]]) -> None:
+        self._data = data
+        self._index = index
+        self.lock = threading.Lock()
+
+    def load(self, first: str) -> tuple[dict[str, int], dict[str, str]]:
+        """Return the prefix-dictionary and tag entries of the words starting with ``first``."""
+        place = self._index.get(first)
+        if place is None:
+            return {}, {}
+        offset, length = place
+        freq, tags = marshal.loads(self._data[offset : offset + length])
+        return freq, tags
+
+    def firsts(self) -> list[str]:
+        return list(self._index)
+
+
+class _LazyTable(dict):  # type: ignore[type-arg]
+    """One of jieba's tables (prefix dictionary or tags) that fills itself a shard at a time.
+
+    A dict, so jieba's own code uses it unchanged: every lookup or write first loads the
+    shard of the key's first character (under the shards' lock, marked loaded only once
+    merged, so a concurrent reader never sees a half-loaded shard), and anything that
+    walks the whole table (iteration, ``len``, copies) loads every shard first.
+    ``overrides`` replace (or, when None, remove) entries as their shard loads.
+    """
+
+    def __init__(self, shards: _Shards, part: int, overrides: dict[str, str | None] | None = None) -> None:
+        super().__init__()
+        self._shards = shards
+        self._part = part
+        self._overrides = overrides or {}
+        self._loaded: set[str] = set()
+
+    def _fill(self, key: object) -> None:
+        first = key[:1] if isinstance(key, str) else ""
+        if first in self._loaded:
+            return
+        with self._shards.lock:
+            if first in self._loaded:
+                return
+            entries = dict(self._shards.load(first)[self._part])
+            for word, value in self._overrides.items():
+                if word[:1] == first:
+                    if value is None:
+                        entries.pop(word, None)
+                    else:
+                        entries[word] = value
+            for word, value in entries.items():
+                dict.setdefault(self, word, value)  # a write made before the load wins
+            self._loaded.add(first)
+
+    def _fill_all(self) -> None:
+        for first in self._shards.firsts():
+            self._fill(first)
+
+    def __contains__(self, key: object) -> bool:
+        self._fill(key)
+        return dict.__contains__(self, key)
+
+    def __getitem__(self, key: Any) -> Any:
+        self._fill(key)
+        return dict.__getitem__(self, key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self._fill(key)
+        return dict.get(self, key, default)
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self._fill(key)
+        dict.__setitem__(self, key, value)
+
+    def __delitem__(self, key: Any) -> None:
+        self._fill(key)
+        dict.__delitem__(self, key)
+
+    def pop(self, key: Any, *default: Any) -> Any:
+        self._fill(key)
+        return dict.pop(self, key, *default)
+
+    def setdefault(self, key: Any, default: Any = None) -> Any:
+        self._fill(key)
+        return dict.setdefault(self, key, default)
+
+    def update(self, *args: Any, **kwargs: Any) -> None:
+        for key, value in dict(*args, **kwargs).items():
+            self[key] = value
+
+    def __iter__(self) -> Any:
+        self._fill_all()
+        return dict.__iter__(self)
+
+    def __len__(self) -> int:
+        self._fill_all()
+        return dict.__len__(self)
+
+    def keys(self) -> Any:
+        self._fill_all()
+        return dict.keys(self)
+
+    def values(self) -> Any:
+        self._fill_all()
+        return dict.values(self)
+
+    def items(self) -> Any:
+        self._fill_all()
+        return dict.items(self)
+
+    def copy(self) -> dict[Any, Any]:
+        self._fill_all()
+        return dict(dict.items(self))
+
+    def __eq__(self, other: object) -> bool:
+        self._fill_all()
+        return dict.__eq__(self, other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __reduce__(self) -> Any:
+        return (dict, (self.copy(),))
+
+
+_Cached = tuple[_Shards, int, dict[str, str | None]]
+_HEADER = struct.Struct("<Q")
 
 
 def _read_cache(path: Path) -> _Cached | None:
-    """Return the cached (prefix dictionary, total, tag table, dict.txt tags of the user words), or None.
+    """Return the cached (shards of prefix dictionary and tags, total, dict.txt tags of the user words), or None.
 
     Only a regular file owned by this user is read: the temp directory is shared, and its
     sticky bit keeps others from replacing our file once it is ours. Anything unreadable
-    or of the wrong shape counts as no cache, and is rebuilt.
+    or of the wrong shape counts as no cache, and is rebuilt. Only the small header is
+    unmarshalled here; a shard when a word needs it.
     """
     try:
         status = os.lstat(path)
         if not stat.S_ISREG(status.st_mode) or status.st_uid != os.getuid():
             return None
-        # One read, then loads: marshal.load on a file reads object by object, 5x slower.
-        value = marshal.loads(path.read_bytes())
-    except (OSError, EOFError, ValueError, TypeError):
+        data = path.read_bytes()
+        (header_size,) = _HEADER.unpack_from(data)
+        header = marshal.loads(data[_HEADER.size : _HEADER.size + header_size])
+    except (OSError, EOFError, ValueError, TypeError, struct.error):
         return None
-    if (
-        isinstance(value, tuple)
-        and len(value) == 4
-        and isinstance(value[0], dict)
-        and isinstance(value[1], int)
-        and isinstance(value[2], dict)
-        and isinstance(value[3], dict)
-    ):
-        return value
-    return None
+    if not (isinstance(header, tuple) and len(header) == 3):
+        return None
+    total, originals, index = header
+    if not (isinstance(total, int) and isinstance(originals, dict) and isinstance(index, dict)):
+        return None
+    start = _HEADER.size + header_size
+    room = len(data) - start
+    if not all(_within(place, room) for place in index.values()):
+        return None
+    shifted = {first: (start + offset, length) for first, (offset, length) in index.items()}
+    return _Shards(data, shifted), total, originals
+
+
+def _within(place: object, room: int) -> bool:
+    """Return True when ``place`` is an (offset, length) pair of ints inside ``room`` bytes."""
+    if not (isinstance(place, tuple) and len(place) == 2 and all(type(number) is int for number in place)):
+        return False
+    offset, length = place
+    return offset >= 0 and length > 0 and offset + length <= room
 
 
 def _write_cache(
@@ -236,17 +377,33 @@ def _write_cache(
 ) -> None:
     """Write the cache atomically (a temporary file renamed over it); a failure only costs speed.
 
-    Our caches for other jieba versions or user words are removed, so editing the
-    gazetteers does not leave a 12 MB file behind each time.
+    Layout: an 8-byte header length, the header (total, the user words' dict.txt tags, and
+    each first character's offset and length), then one marshalled (prefix entries, tag
+    entries) pair per first character. Our caches for other jieba versions or user words
+    are removed, so editing the gazetteers does not leave a 12 MB file behind each time.
     """
-    # Tag keys are the dictionary's own string objects, so marshal stores each word once.
+    by_first: dict[str, tuple[dict[str, int], dict[str, str]]] = {}
+    for word, count in freq.items():
+        by_first.setdefault(word[:1], ({}, {}))[0][word] = count
+    # Tag keys as the prefix dictionary's own string objects, so marshal stores each word once.
     shared = {word: word for word in freq}
-    tags = {shared.get(word, word): tag for word, tag in tags.items()}
+    for word, tag in tags.items():
+        by_first.setdefault(word[:1], ({}, {}))[1][shared.get(word, word)] = tag
+    blobs, index, offset = [], {}, 0
+    for first, part in by_first.items():
+        blob = marshal.dumps(part)
+        index[first] = (offset, len(blob))
+        offset += len(blob)
+        blobs.append(blob)
+    header = marshal.dumps((total, originals, index))
     try:
         descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
         try:
             with os.fdopen(descriptor, "wb") as file:
-                marshal.dump((freq, total, tags, originals), file)
+                file.write(_HEADER.pack(len(header)))
+                file.write(header)
+                for blob in blobs:
+                    file.write(blob)
             os.replace(temporary, path)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)

@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 import marshal
 import os
+import struct
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -142,10 +144,40 @@ def test_a_broken_or_foreign_cache_file_is_ignored(tmp_path: Path) -> None:
     path = tmp_path / "jieba.cache"
     path.write_bytes(b"not marshal data")
     assert segment._read_cache(path) is None
-    path.write_bytes(marshal.dumps(({"a": 1}, 1)))  # an older layout
+    path.write_bytes(marshal.dumps(({"a": 1}, 1, {"a": "n"}, {})))  # an older layout
     assert segment._read_cache(path) is None
-    path.write_bytes(marshal.dumps(({"a": 1}, 1, {"a": "n"}, {})))
-    assert segment._read_cache(path) == ({"a": 1}, 1, {"a": "n"}, {})
+    for place in [(0, 10**6), ("0", 1), (0, -1)]:  # past the end of the file; not an offset; no length
+        header = marshal.dumps((1, {}, {"a": place}))
+        path.write_bytes(struct.pack("<Q", len(header)) + header + b"padding")
+        assert segment._read_cache(path) is None
     assert segment._read_cache(tmp_path / "missing.cache") is None
     os.mkfifo(tmp_path / "planted.cache")  # not a regular file: never opened (it would block)
     assert segment._read_cache(tmp_path / "planted.cache") is None
+
+
+def test_the_cached_tables_load_a_shard_per_first_character_and_behave_as_dicts(tmp_path: Path) -> None:
+    path = tmp_path / "jieba.cache"
+    freq = {"西": 10, "西红": 0, "西红柿": 5, "我": 20, "我家": 7, "n": 0, "n8": 0, "n8n": 3}
+    tags = {"西红柿": "nr", "我": "r", "我家": "r", "n8n": "nz"}
+    segment._write_cache(path, freq, 45, tags, {"西红柿": "nr", "我家": None})
+    cached = segment._read_cache(path)
+    assert cached is not None
+    shards, total, originals = cached
+    assert (total, originals) == (45, {"西红柿": "nr", "我家": None})
+    table = segment._LazyTable(shards, 0)
+    assert dict.__len__(table) == 0  # nothing unmarshalled yet
+    assert "西红" in table and table["西红柿"] == 5 and table.get("我家") == 7
+    assert dict.__len__(table) == 5  # the shards of 西 and 我 only
+    table["我们"] = 0  # a write lands in its shard, loaded first
+    assert table.get("我们") == 0 and table.get("他") is None
+    assert dict(table) == {**freq, "我们": 0} and len(table) == len(freq) + 1
+    # The global tagger's view: the user words' own dict.txt tags (or none) replace ours.
+    global_tags = segment._LazyTable(shards, 1, overrides=originals)
+    assert global_tags.get("西红柿") == "nr" and "我家" not in global_tags and global_tags["n8n"] == "nz"
+
+
+def test_the_install_compiles_every_folder_of_the_package() -> None:
+    root = Path(__file__).resolve().parents[2]
+    folders = set(tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-dir"].values())
+    [line] = [line for line in (root / "Makefile").read_text().splitlines() if line.startswith("PACKAGE_DIRS")]
+    assert set(line.split(":=", 1)[1].split()) == folders
