@@ -10,7 +10,10 @@ embedding similarity.
 from __future__ import annotations
 
 import hashlib
+import logging
+import os
 import re
+import tempfile
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -262,13 +265,44 @@ class PredicateMatcher:
         identity = (type(self._embeddings).__name__, self._model, self._wordings)
         digest = hashlib.sha1(repr(identity).encode()).hexdigest()[:16]
         path = self._cache_dir / f"predicate-lexicon-{digest}.npy" if self._cache_dir else None
-        if path is not None and path.exists():
-            self._matrix = np.load(path)
-        else:
-            vectors = self._embeddings.embed_documents([surface for _, surface in self._wordings])
-            matrix = np.asarray(vectors, dtype=np.float32)
-            self._matrix = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
-            if path is not None:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                np.save(path, self._matrix)
+        cached = _load_matrix(path, len(self._wordings)) if path is not None else None
+        if cached is not None:
+            self._matrix = cached
+            return cached
+        vectors = self._embeddings.embed_documents([surface for _, surface in self._wordings])
+        matrix = np.asarray(vectors, dtype=np.float32)
+        self._matrix = matrix / np.linalg.norm(matrix, axis=1, keepdims=True)
+        if path is not None:
+            _save_matrix(path, self._matrix)
         return self._matrix
+
+
+def _load_matrix(path: Path, rows: int) -> np.ndarray | None:
+    """Return the cached lexicon vectors, or None when the file is missing or not ``rows`` vectors.
+
+    The cache directory may be shared by processes of one user: an unreadable or
+    foreign file counts as no cache (and is rewritten), never as an error.
+    """
+    try:
+        matrix = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError):
+        return None
+    if matrix.ndim != 2 or matrix.shape[0] != rows or matrix.dtype != np.float32:
+        return None
+    return matrix
+
+
+def _save_matrix(path: Path, matrix: np.ndarray) -> None:
+    """Write the vectors atomically (a temporary file renamed over the cache); a failure only costs speed."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=path.stem, suffix=".tmp")
+        try:
+            with os.fdopen(descriptor, "wb") as file:
+                np.save(file, matrix, allow_pickle=False)
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError:
+        logging.getLogger(__name__).debug("could not write the lexicon vectors %s", path, exc_info=True)

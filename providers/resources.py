@@ -7,6 +7,7 @@ starts the embedded server) and creates its indexes; later calls reuse it.
 
 from __future__ import annotations
 
+import os
 import threading
 from functools import lru_cache
 from pathlib import Path
@@ -61,12 +62,22 @@ def request_scope(agent_id: str | None, context: Context) -> str:
     return check_optional(agent_id, "id", "agent_id") or context.agent_id
 
 
+def user_cache_dir() -> Path:
+    """Return this user's cache directory for what depends on the code and models only, not on a memory.
+
+    ``$XDG_CACHE_HOME/elephant``, else ``~/.cache/elephant``: the predicate lexicon's
+    vectors are the same for every home, so a new home (each evaluation run, each
+    test) does not embed the lexicon again.
+    """
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base).expanduser() / "elephant"
+
+
 @lru_cache(maxsize=8)
-def _matcher(embeddings_spec: str, threshold: float, home: str) -> PredicateMatcher:
-    return PredicateMatcher(load_embeddings(embeddings_spec), threshold, Path(home) / "cache", model=embeddings_spec)
+def _matcher(embeddings_spec: str, threshold: float, cache_dir: str) -> PredicateMatcher:
+    return PredicateMatcher(load_embeddings(embeddings_spec), threshold, Path(cache_dir), model=embeddings_spec)
 
 
 def get_predicate_matcher(context: Context) -> PredicateMatcher:
     """Return the predicate canonicaliser for the context's embeddings (lexicon vectors cached on disk)."""
-    home = str(Path(context.home).expanduser().resolve())
-    return _matcher(context.embeddings, context.predicate_embedding_similarity, home)
+    return _matcher(context.embeddings, context.predicate_embedding_similarity, str(user_cache_dir()))

