@@ -1,12 +1,16 @@
-"""``elephant eval extraction``: how well the Reader finds who-relates-to-what in public corpora.
+"""``elephant eval extraction``: how well the Reader finds who-relates-to-what in a corpus.
 
-Each sentence of a DuIE 2.0 (Chinese, JSON Lines) or WebNLG (English, a JSON array) file
-is read as the broker reads a text, by the offline rules or by a chat model, and the
-entity pairs it finds are scored against the gold triples:
+Each sentence of a DuIE 2.0 (Chinese, JSON Lines) or WebNLG (English, a JSON array) file,
+or each line of a statements file (JSON Lines of ``{"speaker", "text", "facts": [[subject,
+predicate, object], ...]}``: what someone said, and the facts a careful memory keeps of it,
+first person written as the speaker's name; ``[]`` when nothing should be kept) is read as
+the broker reads a text, by the offline rules or by a chat model, and the entity pairs it
+finds are scored against the gold triples:
 
 - **Pairs, directed.** A quintuple counts as its (subject, object) pair; the predicate is
   not compared, because the corpora's relation names (DuIE's 48, WebNLG's 216 DBpedia
-  properties) are not the broker's open predicates.
+  properties) are not the broker's open predicates. A negated quintuple ("Ann no longer
+  works at X") states that a pair does not hold, so it is no predicted pair.
 - **Exact** matching compares names folded for width, case and spaces (NFKC, casefold,
   whitespace removed): "Serie B" matches "serie b" and "ＡＢＣ" matches "abc".
 - **Lenient** matching lets one folded name contain the other, at each end: a predicted
@@ -35,8 +39,8 @@ from elephant_broker.domain.reading import read
 from elephant_broker.language.extract import extract_quintuples
 from elephant_broker.schemas.models import DEFAULT_SPEAKER, Quintuple
 
-Format = Literal["duie", "webnlg"]
-FORMATS: tuple[Format, ...] = ("duie", "webnlg")
+Format = Literal["duie", "webnlg", "statements"]
+FORMATS: tuple[Format, ...] = ("duie", "webnlg", "statements")
 Pair = tuple[str, str]
 
 _SPACE = re.compile(r"\s+")
@@ -44,10 +48,11 @@ _SPACE = re.compile(r"\s+")
 
 @dataclass(frozen=True)
 class Sentence:
-    """A sentence of a corpus and its gold (subject, object) pairs, as written."""
+    """A sentence of a corpus, its gold (subject, object) pairs as written, and who said it."""
 
     text: str
     gold: tuple[Pair, ...]
+    speaker: str = DEFAULT_SPEAKER
 
 
 def fold(name: str) -> str:
@@ -68,7 +73,7 @@ def corpus_format(name: str) -> Format:
 
 
 def load_sentences(path: Path, file_format: str) -> list[Sentence]:
-    """Read a corpus file: DuIE 2.0 JSON Lines or a WebNLG JSON array.
+    """Read a corpus file: DuIE 2.0 JSON Lines, a WebNLG JSON array or statements JSON Lines.
 
     Raises:
         ValueError: Naming the file and the line or item that is not of the format,
@@ -79,7 +84,8 @@ def load_sentences(path: Path, file_format: str) -> list[Sentence]:
         raw = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"cannot read {path}: {error}") from error
-    return list(_duie(raw, path) if file_format == "duie" else _webnlg(raw, path))
+    readers = {"duie": _duie, "webnlg": _webnlg, "statements": _statements}
+    return list(readers[file_format](raw, path))
 
 
 def _duie(raw: str, path: Path) -> Iterator[Sentence]:
@@ -92,6 +98,19 @@ def _duie(raw: str, path: Path) -> Iterator[Sentence]:
             yield Sentence(str(item["text"]), gold)
         except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"{path}:{number}: not a DuIE line ({error})") from error
+
+
+def _statements(raw: str, path: Path) -> Iterator[Sentence]:
+    for number, line in enumerate(raw.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+            gold = tuple((str(subject), str(obj)) for subject, _predicate, obj in item["facts"])
+            speaker = str(item.get("speaker") or DEFAULT_SPEAKER)
+            yield Sentence(str(item["text"]), gold, speaker)
+        except (ValueError, KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"{path}:{number}: not a statements line ({error})") from error
 
 
 def _value(slot: Any) -> Any:
@@ -149,17 +168,18 @@ class Tally:
         return {"precision": round(precision, 4), "recall": round(recall, 4), "f1": round(f1, 4)}
 
 
-Reader = Callable[[str], list[Quintuple]]
+Reader = Callable[[str, str], list[Quintuple]]
+"""Reads (text, speaker) into quintuples."""
 
 
-def rules_reader(text: str) -> list[Quintuple]:
+def rules_reader(text: str, speaker: str = DEFAULT_SPEAKER) -> list[Quintuple]:
     """The offline Reader, unguarded: an exception is the evaluation's to count."""
-    return extract_quintuples(text, DEFAULT_SPEAKER)
+    return extract_quintuples(text, speaker)
 
 
 def model_reader(llm_spec: str) -> Reader:
     """The chat-model Reader (a model that fails falls back to the rules, as in ingest)."""
-    return lambda text: read(text, DEFAULT_SPEAKER, llm_spec).quintuples
+    return lambda text, speaker: read(text, speaker, llm_spec).quintuples
 
 
 def evaluate_extraction(
@@ -180,12 +200,12 @@ def evaluate_extraction(
         count += 1
         began = time.perf_counter()
         try:
-            quintuples = reader(sentence.text)
+            quintuples = reader(sentence.text, sentence.speaker)
         except Exception:  # noqa: BLE001 - counted: a sentence that breaks the Reader is the finding
             quintuples = []
             exceptions += 1
         reading += time.perf_counter() - began
-        predicted = folded_pairs((quintuple.subject, quintuple.object) for quintuple in quintuples)
+        predicted = folded_pairs((q.subject, q.object) for q in quintuples if not q.negated)
         gold = folded_pairs(sentence.gold)
         exact.add(predicted, gold, lenient=False)
         lenient.add(predicted, gold, lenient=True)

@@ -13,6 +13,7 @@ written, so the reverse direction is here too: ``third_person`` ("use" -> "uses"
 
 from __future__ import annotations
 
+import functools
 import re
 
 VERB_BASES: frozenset[str] = frozenset(
@@ -276,6 +277,19 @@ def lemma(word: str) -> str:
         if candidate in VERB_BASES:
             return candidate
     return w
+
+
+@functools.lru_cache(maxsize=8192)
+def is_inflected_verb(word: str) -> bool:
+    """Return True for a past, participle or -ing form by the English word list ("faced", "focusing").
+
+    ``lemma`` knows the verbs of ``VERB_BASES``; this asks ``lemminflect``'s lexicon, so a
+    verb outside that list is not inflected a second time ("faceds").
+    """
+    import lemminflect  # loads its word list on first use
+
+    w = word.lower()
+    return any(base != w for base in lemminflect.getAllLemmas(w).get("VERB", ())) and not w.endswith("s")
 
 
 def is_verb(word: str) -> bool:

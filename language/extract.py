@@ -10,7 +10,8 @@ English (``language.extract_en``).
 Conventions shared by both languages:
 
 * First person (我/俺/本人, I/me/myself) becomes the speaker's name, or
-  ``"user"`` when no speaker is known; 我们 / we are left as written.
+  ``"user"`` when no speaker is known; so do 我们 / we / our family (a group that
+  includes the speaker), and "our team" is the speaker's team.
 * Attribute statements put the owner first: "A的B是C" / "A's B is C" /
   "the B of A is C" / "C is the B of A" all give (A, B, C). So "张三的导师是李四"
   is (张三, 导师, 李四) and "Frank Herbert is the author of Dune" is
@@ -54,7 +55,11 @@ Conventions shared by both languages:
   maps every wording to one canonical key.
 * Confidence is 0.9 for the clear patterns (copula, attribute, known relation
   verbs), 0.7 for the generic subject-verb-object fallback, 0.6 for a subject
-  implied from the speaker, 0.5 when hedged (可能/也许/maybe/probably/I think).
+  implied from the speaker. A hedged statement (可能/也许/maybe/probably/I think)
+  is no fact at all.
+* Precision first: every triple passes ``language.acceptance`` last, which keeps it
+  only when both ends are things a memory can hold (names, the speaker, a named
+  owner's relative or thing, noun phrases; not clauses, moods or time phrases).
 """
 
 from __future__ import annotations
@@ -63,6 +68,7 @@ import re
 
 from elephant_broker.language import english, extract_en, extract_zh
 from elephant_broker.language import types as _types
+from elephant_broker.language.acceptance import settle
 from elephant_broker.language.drafts import Draft, TextContext, clean_name
 from elephant_broker.language.filters import is_non_factual
 from elephant_broker.language.names import bounded_names
@@ -93,7 +99,9 @@ _ABBREVIATIONS = {
     "no",
     "mt",
 }
-_SENTENCE_END = re.compile(r"[。！？!?；;\n]+|(?<=[.])\s+")
+_SENTENCE_END = re.compile(r"[。！？!?；;\n]+|(?<=[.])\s+|\s+[—–]+\s+|(?<=[a-z]):\s+")
+"""Sentence ends, and the breaks after an English lead-in ("Quick update — I moved", "Correction: my
+dog is Rex"): what comes before them is said about nothing the rest names."""
 
 
 def split_sentences(text: str) -> list[str]:
@@ -216,11 +224,14 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
             continue
         reader = extract_zh if detect_language(sentence) == "zh" else extract_en
         for draft in reader.read_sentence(sentence, ctx):
-            for quintuple in finish(draft, sentence, ctx):
+            for read in finish(draft, sentence, ctx):
                 if reader is extract_en:
-                    quintuple = _speaker_in_third_person(quintuple, sentence, me)
-                if _is_function_word(quintuple.subject) or _is_function_word(quintuple.object):
+                    read = _speaker_in_third_person(read, sentence, me)
+                if _is_function_word(read.subject) or _is_function_word(read.object):
                     continue  # "It is great", "they live there", "love is": no entity to remember
+                quintuple = settle(read, ctx, sentence)
+                if quintuple is None:
+                    continue
                 key = (quintuple.subject, quintuple.predicate, quintuple.object, quintuple.negated)
                 if key not in seen:
                     seen.add(key)
@@ -271,7 +282,7 @@ def _speaker_in_third_person(quintuple: Quintuple, sentence: str, me: str) -> Qu
     )
     if not stated and not (progressive and english.lemma(progressive.group(1)) == first):
         return quintuple
-    if english.lemma(first) != first:  # already past or inflected ("used")
+    if english.lemma(first) != first or english.is_inflected_verb(first):  # already past or inflected ("used")
         return quintuple
     inflected = english.third_person(first)
     return quintuple.model_copy(update={"predicate": f"{inflected} {rest}".strip()})

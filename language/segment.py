@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from elephant_broker.language import types as _types
+from elephant_broker.language.lexicon import words as lexicon_words
 
 if TYPE_CHECKING:
     import jieba
@@ -106,6 +107,9 @@ def user_words() -> list[tuple[str, str]]:
             words[name] = "nz"
     for word, tag in _EXTRA_WORDS:
         words[word] = tag
+    # 我们家 / 咱家 kept whole ("我们家养了" is not 我们 + 家养): the Reader reads them as the speaker.
+    for group in lexicon_words("zh", "group_first_person"):
+        words.setdefault(group, "r")
     return sorted(words.items())
 
 
@@ -256,8 +260,8 @@ class _LazyTable(dict):  # type: ignore[type-arg]
                         entries.pop(word, None)
                     else:
                         entries[word] = value
-            for word, value in entries.items():
-                dict.setdefault(self, word, value)  # a write made before the load wins
+            for word, entry in entries.items():
+                dict.setdefault(self, word, entry)  # a write made before the load wins
             self._loaded.add(first)
 
     def _fill_all(self) -> None:

@@ -603,6 +603,11 @@ def _suffix_type(name: str) -> str | None:
     return None
 
 
+def suffix_type(name: str) -> str | None:
+    """Return the type a name's suffix gives it (公司 / Inc. -> Organization, 区 / Street -> Place), else None."""
+    return _suffix_type(name)
+
+
 def _is_capitalised_name(name: str) -> bool:
     words = name.split()
     return bool(words) and all(w[:1].isupper() and w.replace("-", "").isalpha() and w.isascii() for w in words)

@@ -29,7 +29,7 @@ def test_exact_and_lenient_matching_of_directed_pairs() -> None:
         "one": [_q("bolt", "chris  williams"), _q("the comics character Bolt", "Chris Williams")],
         "two": [_q("流潋紫", "甄嬛传"), _q("《甄嬛传》", "流潋紫"), _q("天气", "很好")],
     }
-    result = evaluate_extraction(sentences, lambda text: readings[text])
+    result = evaluate_extraction(sentences, lambda text, _speaker: readings[text])
     assert result["sentences"] == 2 and result["exceptions"] == 0
     assert (result["predicted_pairs"], result["gold_pairs"]) == (5, 3)
     # exact: 1 of 5 predicted pairs right, 1 of 3 gold pairs found
@@ -40,7 +40,7 @@ def test_exact_and_lenient_matching_of_directed_pairs() -> None:
 
 
 def test_a_sentence_that_breaks_the_reader_is_counted_and_the_run_goes_on() -> None:
-    def reader(text: str) -> list[Quintuple]:
+    def reader(text: str, _speaker: str) -> list[Quintuple]:
         if text == "bad":
             raise RecursionError("deep")
         return [_q("A", "B")]
@@ -73,3 +73,30 @@ def test_both_corpus_formats_load_and_a_malformed_line_is_named(tmp_path: Path) 
         load_sentences(duie, "duie")
     with pytest.raises(ValueError, match="--format"):
         load_sentences(webnlg, "csv")
+
+
+def test_statements_are_read_as_their_speaker_said_them(tmp_path: Path) -> None:
+    statements = tmp_path / "said.jsonl"
+    lines = [
+        {"speaker": "Mira", "text": "I work at Siemens.", "facts": [["Mira", "works at", "Siemens"]]},
+        {"speaker": "Mira", "text": "My boss is a volcano today.", "facts": []},
+    ]
+    statements.write_text("\n".join(json.dumps(line) for line in lines) + "\n", encoding="utf-8")
+    loaded = load_sentences(statements, "statements")
+    assert loaded == [
+        Sentence("I work at Siemens.", (("Mira", "Siemens"),), "Mira"),
+        Sentence("My boss is a volcano today.", (), "Mira"),
+    ]
+    heard: list[tuple[str, str]] = []
+
+    def reader(text: str, speaker: str) -> list[Quintuple]:
+        heard.append((text, speaker))
+        return [_q(speaker, "Siemens")] if "Siemens" in text else [_q("boss", "volcano")]
+
+    result = evaluate_extraction(loaded, reader)
+    assert heard == [("I work at Siemens.", "Mira"), ("My boss is a volcano today.", "Mira")]
+    # The metaphor's pair is a wrong fact: precision 1/2, recall 1/1.
+    assert result["exact"]["precision"] == 0.5 and result["exact"]["recall"] == 1.0
+    statements.write_text('{"speaker": "Mira", "text": "hi"}\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"said.jsonl:1: not a statements line"):
+        load_sentences(statements, "statements")

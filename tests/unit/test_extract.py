@@ -183,10 +183,6 @@ def test_valid_from(text: str, valid_from: str) -> None:
     [
         ("小李精通 Python。", 0.9),
         ("王老师教我们数学", 0.7),
-        ("他可能住在北京", 0.5),
-        ("Maybe Bob likes tea.", 0.5),
-        ("I think Alice prefers Rust.", 0.5),
-        ("Mary thinks Tom likes jazz.", 0.5),
         ("Bob works at Google.", 0.9),
         ("I bought a new bike yesterday.", 0.7),
     ],
@@ -211,8 +207,25 @@ def test_no_speaker_means_user() -> None:
     assert triples("My favourite food is sushi") == {("user", "favourite food", "sushi", False)}
 
 
-def test_we_is_left_alone() -> None:
-    assert triples("我们下个月搬去广州。", "小王") == {("我们", "搬去", "广州", False)}
+@pytest.mark.parametrize(
+    "text",
+    [
+        "张伟是工程师。他可能住在北京",
+        "Maybe Bob likes tea.",
+        "I think Alice prefers Rust.",
+        "Mary thinks Tom likes jazz.",
+        "我打算明年去成都。",
+    ],
+)
+def test_hedged_statements_are_no_fact(text: str) -> None:
+    # A guess is not memory: only the confident part of a text is kept.
+    assert {q.object for q in extract_quintuples(text, "小王")} <= {"工程师"}
+
+
+def test_we_is_the_speaker() -> None:
+    # What a group the speaker belongs to did or has, the speaker did or has.
+    assert triples("我们下个月搬去广州。", "小王") == {("小王", "搬去", "广州", False)}
+    assert triples("Our team switched to Linear.", "Alice") == {("Alice's team", "switched to", "Linear", False)}
 
 
 def test_pronouns_resolve_to_the_last_person_or_are_dropped() -> None:
@@ -330,12 +343,12 @@ EVERYDAY_ZH: list[tuple[str, set[Triple]]] = [
     ("我女朋友在上海读研究生", {("小王女朋友", "读", "研究生", False), ("小王", "女朋友", "小王女朋友", False)}),
     ("王老师教我们数学", {("王老师", "教", "数学", False)}),
     ("我家养了两只猫", {("小王", "养", "猫", False)}),
-    ("去年我们去了一趟日本旅游", {("我们", "去", "日本", False)}),
+    ("去年我们去了一趟日本旅游", {("小王", "去", "日本", False)}),
     ("我每天早上都喝一杯咖啡", {("小王", "喝", "咖啡", False)}),
     ("小明是我的大学同学", {("小王", "大学同学", "小明", False)}),
     ("我老婆是杭州人", {("小王老婆", "是", "杭州人", False), ("小王", "老婆", "小王老婆", False)}),
     ("我用了五年的Java，现在改用Go了", {("小王", "用", "Java", False), ("小王", "改用", "Go", False)}),
-    ("我打算明年去德国读博士", {("小王", "打算去", "德国", False), ("小王", "读", "博士", False)}),
+    ("我打算明年去德国读博士", set()),  # a plan, not (yet) a fact
     ("张伟的爱好是打篮球", {("张伟", "爱好", "打篮球", False)}),
     ("我对大模型很感兴趣", {("小王", "感兴趣", "大模型", False)}),
     ("我最近在学Rust", {("小王", "学", "Rust", False)}),
@@ -377,14 +390,14 @@ EVERYDAY_ZH: list[tuple[str, set[Triple]]] = [
     ("周末我一般在家写代码。", {("小王", "写", "代码", False)}),
     ("老李每周末都去爬山。", {("老李", "去", "爬山", False)}),
     ("我喜欢看电影", {("小王", "喜欢看", "电影", False)}),
-    ("这个项目是用Vue写的", {("项目", "用", "Vue", False)}),
+    ("这个项目是用Vue写的", set()),  # which project: a description resolved to nothing is no entity
     # Updates and reported speech (the association article's "I moved to Node.js").
     ("小李以前用Python，现在用Node.js。", {("小李", "用", "Python", False), ("小李", "用", "Node.js", False)}),
     ("我不再用Python了，我转向Node.js了。", {("小王", "用", "Python", True), ("小王", "转向", "Node.js", False)}),
     ("OpenAI公司发布了GPT-4。", {("OpenAI公司", "发布", "GPT-4", False)}),
     (
         "我们的Neo4j数据库部署在AWS上。",
-        {("我们Neo4j数据库", "部署在", "AWS", False), ("我们", "有", "我们Neo4j数据库", False)},
+        {("我们Neo4j数据库", "部署在", "AWS", False), ("小王", "有", "我们Neo4j数据库", False)},
     ),
     ("小李说他精通Python。", {("小李", "精通", "Python", False)}),
 ]
@@ -419,7 +432,7 @@ EVERYDAY_EN: list[tuple[str, set[Triple]]] = [
     ),
     (
         "Our team switched from Jira to Linear last month.",
-        {("Our team", "use", "Jira", True), ("Our team", "switched to", "Linear", False)},
+        {("Alice's team", "use", "Jira", True), ("Alice's team", "switched to", "Linear", False)},
     ),
     (
         "Emma studied physics at Oxford.",
@@ -548,7 +561,7 @@ PREDICATE_KEY_CASES: list[tuple[str, str, str, str]] = [
     ("Bob knows Rust.", "know", "knows", "knows"),
     ("Carol speaks French.", "speak", "speaks", "knows"),
     ("n8n supports Python.", "support", "supports", "supports"),
-    ("The box contains apples.", "contain", "contains", "has_part"),
+    ("Kit B contains apples.", "contain", "contains", "has_part"),
     ("Alice has a cat.", "have", "has", "has_part"),
     ("Maria teaches at Stanford.", "teach at", "teaches at", "teaches_at"),
     ("Alice is teaching at Stanford.", "teach at", "teaches at", "teaches_at"),
@@ -742,10 +755,10 @@ NAMING_CASES: list[tuple[str, set[Triple]]] = [
     ("我家的兔子叫团团。", {("小王", "兔子", "团团", False)}),
     ("我有一个儿子，叫小明。", {("小王", "儿子", "小明", False)}),
     ("我儿子名叫王小虎。", {("小王", "儿子", "王小虎", False)}),
-    ("我们养了一只狗叫豆豆。", {("我们", "狗", "豆豆", False)}),
+    ("我们养了一只狗叫豆豆。", {("小王", "狗", "豆豆", False)}),
     ("我养了两只猫，一只叫花花，一只叫球球。", {("小王", "猫", "花花", False), ("小王", "猫", "球球", False)}),
     ("我同事老张住在南京。", {("老张", "住在", "南京", False), ("小王", "同事", "老张", False)}),
-    ("We adopted a puppy called Biscuit.", {("We", "puppy", "Biscuit", False)}),
+    ("We adopted a puppy called Biscuit.", {("Alice", "puppy", "Biscuit", False)}),
     (
         "My best friend Sarah Lee works at Google.",
         {("Sarah Lee", "works at", "Google", False), ("Alice", "best friend", "Sarah Lee", False)},
@@ -856,7 +869,7 @@ def test_activity_and_thing_types(name: str, predicate: str | None, expected: st
         ("It is a great tool.", set()),  # no entity to remember
         ("他们住在上海。", set()),
         ("I work with Will.", {("Ann", "works with", "Will")}),  # a name, though "will" is a stopword
-        ("We played games.", {("We", "played", "games")}),  # a group including the speaker stays
+        ("We played games.", {("Ann", "played", "games")}),  # a group including the speaker: the speaker
     ],
 )
 def test_pronouns_and_function_words_are_no_entities(text: str, expected: set[tuple[str, str, str]]) -> None:

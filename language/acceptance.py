@@ -1,0 +1,311 @@
+"""The offline Reader's last check, precision first: a triple is kept only when both ends are things to remember.
+
+A wrong fact in memory is worse than a missing one (the episode is stored and found by
+retrieval anyway), so every quintuple the language rules read passes these checks, each a
+rule over a construction, its words in ``language/data/<language>.toml``
+(``language.lexicon``):
+
+- **Group first person.** "we" / "our family" / 我们家 as a subject is the speaker: what the
+  group did or has, the speaker did or has.
+- **Hedged statements** (可能, 打算, maybe, I think: the rules' ``HEDGED`` confidence) are
+  no fact.
+- **English ends.** A subject is the speaker, a name (a run of capitalised words, with
+  connectors such as "of" inside; a sentence's first word counts only when it is no
+  lead-in and has a noun reading, and is no -ing form), a gazetteer name, or a named
+  owner's thing of a known kind ("Mia's dog"). An object in lower case is a noun phrase:
+  no clause words (pronouns, finite verbs, wh-words), not a bare verb (unless it is an
+  activity), not a bare adjective (unless a lasting state after a copula: "vegan"); a
+  trailing time phrase or adverb is cut off ("Kyoto last summer" -> Kyoto). Word classes
+  come from ``lemminflect``'s English lexicon.
+- **Chinese ends.** A subject is the speaker, a 《title》, a gazetteer or person-shaped
+  name, or a phrase jieba tags with a proper-name tag and no verb; an object is not made
+  only of time, number, adverb, place-word or adjective tags, does not open with a degree
+  adverb (挺舒服), and holds no verb unless it is an activity. "不再 / 已经不" before the
+  object makes the fact negated.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from elephant_broker.language import types as _types
+from elephant_broker.language.drafts import HEDGED, TextContext
+from elephant_broker.language.lexicon import Language, words
+from elephant_broker.language.segment import has_cjk, pos_tag
+from elephant_broker.schemas.models import Quintuple
+
+_QUOTES = " \t\"'“”‘’([{（【《「『-—–*"
+_COPULAS = frozenset({"is", "are", "am", "was", "were", "be", "been", "became", "becomes", "become", "got", "gets"})
+_YEAR_TAIL = re.compile(r"\s+(?:in|since|from|by|until|till)\s+(?:\d{4}|\d{4}s)$", re.IGNORECASE)
+_POSSESSIVE = re.compile(r"^(?P<owner>.+?)['’]s (?P<head>.+)$")
+_PERSON_TAGS = frozenset({"nr", "nrfg", "nrt", "nrf"})
+_CONTRACTION = re.compile(r"['’](?:d|ll|re|ve|m)$", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"[，,；;。！!？?]")
+
+
+def settle(quintuple: Quintuple, ctx: TextContext, sentence: str) -> Quintuple | None:
+    """Return the quintuple as memory should keep it (subject or object tidied), or None to drop it."""
+    if quintuple.confidence <= HEDGED:
+        return None
+    zh = has_cjk(sentence)
+    language: Language = "zh" if zh else "en"
+    update: dict[str, object] = {}
+    if _is_group(quintuple.subject, language, ctx.me):
+        update["subject"] = ctx.me
+    elif not zh and (owned := _group_possessive(quintuple.subject, ctx.me)):
+        update["subject"] = owned
+    if not zh:
+        trimmed = _trim_english_object(quintuple.object)
+        if trimmed != quintuple.object:
+            update["object"] = trimmed
+    settled = quintuple.model_copy(update=update) if update else quintuple
+    if settled.subject.casefold() == settled.object.casefold() or not settled.object:
+        return None
+    if zh:
+        if not (_zh_subject(settled, ctx) and _zh_object(settled, ctx)):
+            return None
+        if _zh_clause_has(settled, sentence, "hedges"):
+            return None
+        if not settled.negated and (_zh_clause_has(settled, sentence, "no_longer") or _zh_not_at(settled, sentence)):
+            settled = settled.model_copy(update={"negated": True})
+        return settled
+    if not (_en_subject(settled.subject, ctx, sentence) and _en_object(settled, ctx, sentence)):
+        return None
+    if _en_mood(settled.predicate):
+        return None
+    return settled
+
+
+def _is_group(subject: str, language: Language, me: str) -> bool:
+    """We / our family / 我们家, also as the reader writes "my family": "<speaker>'s family"."""
+    group = words(language, "group_first_person")
+    folded = subject.casefold()
+    if folded in group:
+        return True
+    owner = f"{me.casefold()}'s "
+    return folded.startswith(owner) and f"my {folded[len(owner) :]}" in group
+
+
+# -- English ------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=16384)
+def _readings(word: str) -> frozenset[str]:
+    """Universal POS tags the English word list gives a lower-case word (empty when unknown: a name)."""
+    import lemminflect  # its word list loads on first use; most commands never read English
+
+    return frozenset(lemminflect.getAllLemmas(word))
+
+
+def _name_token(token: str) -> bool:
+    return any(char.isupper() or char.isdigit() for char in token)
+
+
+def _is_name(name: str, sentence: str | None = None) -> bool:
+    """A run of capitalised words (connectors inside), "I" excepted; see the module doc for a sentence's first word."""
+    tokens = name.split()
+    if not tokens or not (_name_token(tokens[0]) and _name_token(tokens[-1])):
+        return False
+    connectors = words("en", "name_connectors")
+    if any(token == "I" or not (_name_token(token) or token.casefold() in connectors) for token in tokens):
+        return False
+    if any(_CONTRACTION.search(token) for token in tokens):
+        return False  # That'd, We'll: a pronoun and a verb
+    if sentence is None or not sentence.lstrip(_QUOTES).startswith(tokens[0]):
+        return True
+    first = re.sub(r"['’]s$", "", tokens[0].casefold().rstrip(".,"))
+    if first in words("en", "lead_ins") or _is_time_word(first):
+        return False
+    readings = _readings(first)
+    if readings and readings <= {"ADJ", "ADV"}:
+        return False  # Glad, Honestly, Just: only an adjective or adverb ("Peter", "Will" are verbs too)
+    if len(tokens) == 1 and first.endswith("s") and _plural_noun(first):
+        return False  # Setbacks, Stories: a common noun in the plural
+    return not (first.endswith("ing") and "VERB" in readings)
+
+
+def _is_time_word(word: str) -> bool:
+    """Tomorrow, Yesterday, Monday, Spring: time, not a name, at the start of a sentence."""
+    return word in words("en", "time_units") or word in words("en", "trailing_adverbials")
+
+
+def _plural_noun(word: str) -> bool:
+    import lemminflect
+
+    return any(lemma != word for lemma in lemminflect.getAllLemmas(word).get("NOUN", ()))
+
+
+_NAMED_KINDS = (_types.TOOL, _types.LANGUAGE, _types.ORGANIZATION, _types.PLACE)
+"""Gazetteer types whose entries are names ("python", "kubernetes"), unlike activities and foods."""
+
+
+def _en_subject(subject: str, ctx: TextContext, sentence: str) -> bool:
+    if subject == ctx.me or _is_name(subject, sentence) or _types.gazetteer_type(subject) in _NAMED_KINDS:
+        return True
+    possessive = _POSSESSIVE.match(subject)
+    if possessive is None:
+        return False
+    owner, head = possessive.group("owner"), possessive.group("head").split()
+    # A named part ("n8n's Code node"), a relative ("Peter's wife") or a thing of a known kind ("Mia's dog").
+    owned = (
+        any(_name_token(word) for word in head)
+        or head[-1].casefold() in words("en", "owned_kinds")
+        or head[-1].casefold() in _types.PERSON_ROLES
+    )
+    return owned and (owner == ctx.me or _is_name(owner, sentence))
+
+
+def _group_possessive(subject: str, me: str) -> str | None:
+    """Return "<speaker>'s team" for "Our team", as "my team" is named; None for other subjects."""
+    first, _, rest = subject.partition(" ")
+    if first.casefold() == "our" and rest:
+        return f"{me}'s {rest}"
+    return None
+
+
+def _after_determiner(word: str, sentence: str) -> bool:
+    """Whether ``word`` follows an article or possessive in the sentence ("a nurse", "my best friend")."""
+    pattern = rf"\b(?:a|an|the|my|his|her|their|our|your|one)\s+(?:\w+\s+)?{re.escape(word)}\b"
+    return re.search(pattern, sentence, re.IGNORECASE) is not None
+
+
+def _en_object(quintuple: Quintuple, ctx: TextContext, sentence: str) -> bool:
+    obj = quintuple.object
+    if obj == ctx.me or _is_name(obj) or _types.gazetteer_type(obj) or _types.is_time(obj):
+        return True
+    possessive = _POSSESSIVE.match(obj)
+    phrase = possessive.group("head") if possessive else obj
+    if possessive and not (possessive.group("owner") == ctx.me or _is_name(possessive.group("owner"))):
+        return False
+    tokens = [token.casefold() for token in phrase.split()]
+    if not tokens or any(token in words("en", "clause_words") for token in tokens):
+        return False
+    if tokens[0] in words("en", "intensifiers") or tokens[0] in words("en", "lead_ins"):
+        return False  # "so much", "ok": an amount or a reply, not a thing
+    first = _readings(tokens[0])
+    predicate = quintuple.predicate.casefold().split()
+    copula = bool(predicate) and predicate[-1] in _COPULAS
+    if len(tokens) == 1 and "ADJ" in first and copula and not _after_determiner(tokens[0], sentence):
+        # "is great" (no article before it) is a verdict; "is a great" would name a thing.
+        return tokens[0] in words("en", "durable_states")
+    if not first or "NOUN" in first or "PROPN" in first or "NUM" in first:
+        return True
+    if quintuple.object_type == _types.ACTIVITY:
+        return True  # "knows how to swim", "likes hiking"
+    if "ADJ" in first and len(tokens) == 1:
+        return copula and tokens[0] in words("en", "durable_states")
+    # An adjective or numeral opening a noun phrase ("mechanical engineering"); a bare verb or adverb does not.
+    return "ADJ" in first and len(tokens) > 1
+
+
+def _en_mood(predicate: str) -> bool:
+    """Whether the predicate is a feeling ("excited to", "exhausted after") or holds an action ("had to")."""
+    folded = predicate.casefold()
+    head = folded.split()
+    if not head or folded in words("en", "state_relations"):
+        return False
+    if _readings(head[0]) and _readings(head[0]) <= {"ADJ", "ADV"}:
+        return True  # "awesome", "nice": a verdict is no relation
+    return head[0] in words("en", "feelings") or any(
+        f" {phrase} " in f" {folded} " for phrase in words("en", "modal_phrases")
+    )
+
+
+def _trim_english_object(obj: str) -> str:
+    """Cut a leading quantity ("bit of Japanese") and a trailing time phrase or adverb ("Kyoto last summer")."""
+    tokens = obj.split()
+    if len(tokens) > 2 and tokens[0].casefold() in words("en", "quantity_heads") and tokens[1].casefold() == "of":
+        obj = " ".join(tokens[2:])
+    trimmed = _YEAR_TAIL.sub("", obj)
+    tails = sorted(words("en", "trailing_adverbials"), key=len, reverse=True)
+    determiners, units = words("en", "time_determiners"), words("en", "time_units")
+    changed = True
+    while changed:
+        changed = False
+        tokens = trimmed.split()
+        if len(tokens) < 2:
+            break
+        lowered = [token.casefold() for token in tokens]
+        if lowered[-1].rstrip("s") in units and lowered[-2] in determiners and len(tokens) > 2:
+            trimmed, changed = " ".join(tokens[:-2]), True
+            continue
+        for tail in tails:
+            size = len(tail.split())
+            if len(tokens) > size and " ".join(lowered[-size:]) == tail:
+                trimmed, changed = " ".join(tokens[:-size]), True
+                break
+    return trimmed
+
+
+# -- Chinese ------------------------------------------------------------------------------
+
+
+def _zh_named(name: str, ctx: TextContext) -> bool:
+    if name == ctx.me or name.startswith("《") or _types.gazetteer_type(name) or _types.looks_like_zh_person(name):
+        return True
+    if not has_cjk(name):
+        return _is_name(name)
+    if _types.suffix_type(name) in (_types.ORGANIZATION, _types.PLACE):
+        return True  # 星河科技, 实验小学, 滨江区
+    tagged = pos_tag(name)
+    tags = [tag for _, tag in tagged]
+    if tags and tags[-1] not in _PERSON_TAGS and any(tag in _PERSON_TAGS for tag in tags):
+        return False  # 大学室友张扬合伙: a person's name inside a longer phrase is no name of it
+    return any(tag in words("zh", "name_tags") for tag in tags) and not any(tag.startswith("v") for tag in tags)
+
+
+def _zh_subject(quintuple: Quintuple, ctx: TextContext) -> bool:
+    subject = quintuple.subject
+    if _zh_named(subject, ctx):
+        return True
+    # An owner's relative or thing: 李强女儿, 我们公司, 小王的猫 (a noun after a speaker, group or name).
+    owners = [ctx.me, *sorted(words("zh", "group_first_person"), key=len, reverse=True)]
+    for owner in owners:
+        if subject.startswith(owner) and len(subject) > len(owner):
+            return _zh_noun(subject[len(owner) :].lstrip("的"))
+    for role in _types.PERSON_ROLES:
+        if subject.endswith(role) and len(subject) > len(role):
+            owner = subject[: -len(role)].rstrip("的")
+            return bool(owner) and _zh_named(owner, ctx)
+    return False
+
+
+def _zh_noun(head: str) -> bool:
+    tagged = pos_tag(head)
+    return bool(tagged) and all(tag.startswith(("n", "eng", "x", "s")) or tag == "vn" for _, tag in tagged)
+
+
+def _zh_object(quintuple: Quintuple, ctx: TextContext) -> bool:
+    obj = quintuple.object
+    if not has_cjk(obj) or _zh_named(obj, ctx) or _types.is_time(obj):
+        return True
+    if obj.startswith(tuple(words("zh", "degree_adverbs"))):
+        return False  # 挺舒服, 很方便: a verdict
+    tags = [tag for _, tag in pos_tag(obj)]
+    if not tags or tags[0] in words("zh", "opening_tags"):
+        return False  # 在成都工作: a clause, not a thing
+    return not all(tag in words("zh", "non_entity_tags") for tag in tags)
+
+
+def _zh_before_object(quintuple: Quintuple, sentence: str) -> str:
+    """The clause of ``sentence`` up to the object (from the last clause break before it)."""
+    at = sentence.find(quintuple.object)
+    if at < 0:
+        return ""
+    start = max((match.end() for match in _CLAUSE_BREAK.finditer(sentence, 0, at)), default=0)
+    return sentence[start:at]
+
+
+def _zh_clause_has(quintuple: Quintuple, sentence: str, lexicon: str) -> bool:
+    """Whether a word of ``lexicon`` is a token of the clause before the object, or of the predicate."""
+    entries = words("zh", lexicon)
+    clause = _zh_before_object(quintuple, sentence) or quintuple.predicate
+    return any(word in entries for word, _ in pos_tag(clause)) or any(
+        word in entries for word, _ in pos_tag(quintuple.predicate)
+    )
+
+
+def _zh_not_at(quintuple: Quintuple, sentence: str) -> bool:
+    """不在北京住了 / 不是常州: the negation sits right before the object, not on the verb."""
+    return _zh_before_object(quintuple, sentence).endswith(("不在", "不是"))

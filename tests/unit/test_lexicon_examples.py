@@ -1,0 +1,41 @@
+"""Every lexicon of the offline Reader (language/data/*.toml) is data with examples; each example runs here.
+
+An example is a text, who said it, and the (subject, object) pairs of positive facts the
+whole Reader must keep or must not produce with it, or ``none``: nothing may be kept.
+"""
+
+from __future__ import annotations
+
+import pytest
+from elephant_broker.language.extract import extract_quintuples
+from elephant_broker.language.lexicon import Example, Lexicon, lexicons, words
+
+EXAMPLES = [
+    pytest.param(lexicon, example, id=f"{lexicon.language}.{lexicon.name}.{number}")
+    for language in ("en", "zh")
+    for lexicon in lexicons(language).values()
+    for number, example in enumerate(lexicon.examples)
+]
+
+
+def test_every_lexicon_says_what_it_is_for_and_shows_it() -> None:
+    for language in ("en", "zh"):
+        for lexicon in lexicons(language).values():
+            assert lexicon.doc and lexicon.entries, lexicon.name
+            assert lexicon.examples, f"{language}.{lexicon.name} has no example"
+
+
+@pytest.mark.parametrize(("lexicon", "example"), EXAMPLES)
+def test_lexicon_example(lexicon: Lexicon, example: Example) -> None:
+    pairs = {(q.subject, q.object) for q in extract_quintuples(example.text, example.speaker) if not q.negated}
+    if example.none:
+        assert pairs == set()
+    assert set(example.keeps) <= pairs
+    assert not set(example.drops) & pairs
+
+
+def test_a_lexicon_is_read_as_its_entries() -> None:
+    assert "we" in words("en", "group_first_person")
+    assert "nr" in words("zh", "name_tags")
+    with pytest.raises(KeyError):
+        words("en", "no such lexicon")
