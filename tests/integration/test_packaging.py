@@ -67,6 +67,9 @@ def test_the_wheel_installs_only_elephant_broker_with_every_module(tmp_path: Pat
     for package, folder in package_dirs().items():
         for module in (ROOT / folder).glob("*.py"):
             assert "/".join([*package.split("."), module.name]) in names
+    # The Reader's lexicons are data files, read at run time.
+    for lexicon in (ROOT / "language" / "data").glob("*.toml"):
+        assert f"elephant_broker/language/data/{lexicon.name}" in names
     entry_points = next(name for name in names if name.endswith("entry_points.txt"))
     assert "elephant = elephant_broker.broker.cli:run" in zipfile.ZipFile(wheel).read(entry_points).decode()
 
