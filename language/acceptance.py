@@ -20,8 +20,13 @@ rule over a construction, its words in ``language/data/<language>.toml``
 - **Chinese ends.** A subject is the speaker, a 《title》, a gazetteer or person-shaped
   name, or a phrase jieba tags with a proper-name tag and no verb; an object is not made
   only of time, number, adverb, place-word or adjective tags, does not open with a degree
-  adverb (挺舒服), and holds no verb unless it is an activity. "不再 / 已经不" before the
-  object makes the fact negated.
+  adverb (挺舒服), and does not open a clause (在成都工作). "不再 / 已经不 / 不是" before the
+  object makes the fact negated. The generic subject-verb-object reading (the rules'
+  ``FALLBACK`` confidence) is kept only about the speaker or a person: on document text
+  it mostly reads modifiers and clauses as relations.
+- **Constructions** read by ``language.patterns`` (《W》由A执导) bound their names
+  themselves; only the checks above that are not about names apply to them, and the rules'
+  own reading of that sentence is not used.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ import functools
 import re
 
 from elephant_broker.language import types as _types
-from elephant_broker.language.drafts import HEDGED, TextContext
+from elephant_broker.language.drafts import FALLBACK, HEDGED, TextContext
 from elephant_broker.language.lexicon import Language, words
 from elephant_broker.language.segment import has_cjk, pos_tag
 from elephant_broker.schemas.models import Quintuple
@@ -44,8 +49,12 @@ _CONTRACTION = re.compile(r"['’](?:d|ll|re|ve|m)$", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[，,；;。！!？?]")
 
 
-def settle(quintuple: Quintuple, ctx: TextContext, sentence: str) -> Quintuple | None:
-    """Return the quintuple as memory should keep it (subject or object tidied), or None to drop it."""
+def settle(quintuple: Quintuple, ctx: TextContext, sentence: str, *, delimited: bool = False) -> Quintuple | None:
+    """Return the quintuple as memory should keep it (subject or object tidied), or None to drop it.
+
+    ``delimited`` is for a triple a construction pattern read (``language.patterns``): the
+    pattern has already bounded both names (《W》 由A执导), so they are not judged as names again.
+    """
     if quintuple.confidence <= HEDGED:
         return None
     zh = has_cjk(sentence)
@@ -63,14 +72,16 @@ def settle(quintuple: Quintuple, ctx: TextContext, sentence: str) -> Quintuple |
     if settled.subject.casefold() == settled.object.casefold() or not settled.object:
         return None
     if zh:
-        if not (_zh_subject(settled, ctx) and _zh_object(settled, ctx)):
+        if not delimited and not (_zh_subject(settled, ctx, sentence) and _zh_object(settled, ctx, sentence)):
             return None
+        if not delimited and settled.confidence <= FALLBACK and not _zh_trusted(settled.subject, ctx):
+            return None  # the generic subject-verb-object reading, trusted only about people and organisations
         if _zh_clause_has(settled, sentence, "hedges"):
             return None
         if not settled.negated and (_zh_clause_has(settled, sentence, "no_longer") or _zh_not_at(settled, sentence)):
             settled = settled.model_copy(update={"negated": True})
         return settled
-    if not (_en_subject(settled.subject, ctx, sentence) and _en_object(settled, ctx, sentence)):
+    if not delimited and not (_en_subject(settled.subject, ctx, sentence) and _en_object(settled, ctx, sentence)):
         return None
     if _en_mood(settled.predicate):
         return None
@@ -241,9 +252,9 @@ def _trim_english_object(obj: str) -> str:
 # -- Chinese ------------------------------------------------------------------------------
 
 
-def _zh_named(name: str, ctx: TextContext) -> bool:
-    if name == ctx.me or name.startswith("《") or _types.gazetteer_type(name) or _types.looks_like_zh_person(name):
-        return True
+def _zh_named(name: str, ctx: TextContext, sentence: str = "") -> bool:
+    if name == ctx.me or f"《{name}》" in sentence or _types.gazetteer_type(name) or _types.looks_like_zh_person(name):
+        return True  # a title in 《》 is a name whatever its words
     if not has_cjk(name):
         return _is_name(name)
     if _types.suffix_type(name) in (_types.ORGANIZATION, _types.PLACE):
@@ -255,9 +266,9 @@ def _zh_named(name: str, ctx: TextContext) -> bool:
     return any(tag in words("zh", "name_tags") for tag in tags) and not any(tag.startswith("v") for tag in tags)
 
 
-def _zh_subject(quintuple: Quintuple, ctx: TextContext) -> bool:
+def _zh_subject(quintuple: Quintuple, ctx: TextContext, sentence: str) -> bool:
     subject = quintuple.subject
-    if _zh_named(subject, ctx):
+    if _zh_named(subject, ctx, sentence):
         return True
     # An owner's relative or thing: 李强女儿, 我们公司, 小王的猫 (a noun after a speaker, group or name).
     owners = [ctx.me, *sorted(words("zh", "group_first_person"), key=len, reverse=True)]
@@ -271,14 +282,39 @@ def _zh_subject(quintuple: Quintuple, ctx: TextContext) -> bool:
     return False
 
 
+def _zh_person(name: str, ctx: TextContext) -> bool:
+    """The speaker, or one word jieba tags a person's name (张伟, 小李 by its shape)."""
+    if name == ctx.me or _types.looks_like_zh_person(name):
+        return True
+    tagged = pos_tag(name)
+    return len(tagged) == 1 and tagged[0][1] in _PERSON_TAGS
+
+
+def _zh_trusted(subject: str, ctx: TextContext) -> bool:
+    """A subject the generic reading may speak about: a person, a person's relative or thing, a named organisation.
+
+    The speaker (小王), a person (张伟), the speaker's or a group's thing (我们公司) or a
+    person's relative or thing (小王女朋友, 王强的公司), and an organisation its name says
+    is one (蓝鲸集团, OpenAI公司).
+    """
+    if _zh_person(subject, ctx) or _types.suffix_type(subject) == _types.ORGANIZATION:
+        return True
+    for owner in [ctx.me, *words("zh", "group_first_person")]:
+        if subject.startswith(owner) and len(subject) > len(owner):
+            return True
+    tagged = pos_tag(subject)
+    owner = "".join(word for word, _ in tagged[:1])
+    return len(tagged) > 1 and tagged[0][1] in _PERSON_TAGS and _zh_noun(subject[len(owner) :].lstrip("的"))
+
+
 def _zh_noun(head: str) -> bool:
     tagged = pos_tag(head)
     return bool(tagged) and all(tag.startswith(("n", "eng", "x", "s")) or tag == "vn" for _, tag in tagged)
 
 
-def _zh_object(quintuple: Quintuple, ctx: TextContext) -> bool:
+def _zh_object(quintuple: Quintuple, ctx: TextContext, sentence: str) -> bool:
     obj = quintuple.object
-    if not has_cjk(obj) or _zh_named(obj, ctx) or _types.is_time(obj):
+    if not has_cjk(obj) or _zh_named(obj, ctx, sentence) or _types.is_time(obj):
         return True
     if obj.startswith(tuple(words("zh", "degree_adverbs"))):
         return False  # 挺舒服, 很方便: a verdict

@@ -71,7 +71,9 @@ from elephant_broker.language import types as _types
 from elephant_broker.language.acceptance import settle
 from elephant_broker.language.drafts import Draft, TextContext, clean_name
 from elephant_broker.language.filters import is_non_factual
+from elephant_broker.language.lexicon import Language
 from elephant_broker.language.names import bounded_names
+from elephant_broker.language.patterns import read_patterns
 from elephant_broker.language.segment import detect_language, fold_width, has_cjk, is_punct
 from elephant_broker.schemas.models import Quintuple
 
@@ -223,13 +225,15 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
         if reason:
             continue
         reader = extract_zh if detect_language(sentence) == "zh" else extract_en
-        for draft in reader.read_sentence(sentence, ctx):
+        language: Language = "zh" if reader is extract_zh else "en"
+        delimited = read_patterns(sentence, language)
+        for draft in [*delimited, *([] if delimited else reader.read_sentence(sentence, ctx))]:
             for read in finish(draft, sentence, ctx):
                 if reader is extract_en:
                     read = _speaker_in_third_person(read, sentence, me)
                 if _is_function_word(read.subject) or _is_function_word(read.object):
                     continue  # "It is great", "they live there", "love is": no entity to remember
-                quintuple = settle(read, ctx, sentence)
+                quintuple = settle(read, ctx, sentence, delimited=any(draft is d for d in delimited))
                 if quintuple is None:
                     continue
                 key = (quintuple.subject, quintuple.predicate, quintuple.object, quintuple.negated)

@@ -9,12 +9,19 @@ from __future__ import annotations
 import pytest
 from elephant_broker.language.extract import extract_quintuples
 from elephant_broker.language.lexicon import Example, Lexicon, lexicons, words
+from elephant_broker.language.patterns import Pattern, patterns, read_patterns
 
 EXAMPLES = [
     pytest.param(lexicon, example, id=f"{lexicon.language}.{lexicon.name}.{number}")
     for language in ("en", "zh")
     for lexicon in lexicons(language).values()
     for number, example in enumerate(lexicon.examples)
+]
+PATTERN_EXAMPLES = [
+    pytest.param(pattern, example, id=f"{pattern.id}.{number}")
+    for language in ("en", "zh")
+    for pattern in patterns(language)
+    for number, example in enumerate(pattern.examples)
 ]
 
 
@@ -39,3 +46,12 @@ def test_a_lexicon_is_read_as_its_entries() -> None:
     assert "nr" in words("zh", "name_tags")
     with pytest.raises(KeyError):
         words("en", "no such lexicon")
+
+
+@pytest.mark.parametrize(("pattern", "example"), PATTERN_EXAMPLES)
+def test_pattern_example(pattern: Pattern, example: Example) -> None:
+    # The pattern itself reads the pair, and the whole Reader keeps it.
+    read = {(draft.subject, draft.object) for draft in read_patterns(example.text, pattern.language)}
+    assert set(example.keeps) <= read
+    kept = {(q.subject, q.object) for q in extract_quintuples(example.text, example.speaker) if not q.negated}
+    assert set(example.keeps) <= kept

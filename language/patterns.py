@@ -1,0 +1,150 @@
+"""The offline Reader's construction patterns, kept as data: ``language/data/patterns.toml``.
+
+A pattern is a regular expression over one sentence, written with named macros ({TITLE},
+{PEOPLE}, {DATE} ...), whose named groups are the subject and the object of one relation:
+the credit constructions of encyclopedic Chinese ("《W》由A执导，B、C领衔主演", "作者是Y"),
+appositions ("X，中国国籍"), dates of founding. A group listed in ``lists`` holds several
+names and gives one fact per name. Every pattern carries example sentences that run as tests
+(``tests/unit/test_lexicon_examples.py``); the engine here holds no vocabulary.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+from elephant_broker.language.drafts import Draft
+from elephant_broker.language.lexicon import Example, Language
+from elephant_broker.language.segment import pos_tag
+
+_MACRO = re.compile(r"\{([A-Z_]+)\}")
+_LIST_SEPARATORS = re.compile(r"以及|[、，,和与及]")
+_MAX_MACRO_DEPTH = 8
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One construction: where its ends are in a match, what relation it states, and examples."""
+
+    id: str
+    language: Language
+    regex: re.Pattern[str]
+    subject: tuple[str, ...]
+    object: tuple[str, ...]
+    lists: frozenset[str]
+    predicate: str
+    subject_type: str
+    object_type: str
+    confidence: float
+    examples: tuple[Example, ...]
+
+
+@functools.cache
+def patterns(language: Language) -> tuple[Pattern, ...]:
+    """Return the patterns of a language, compiled.
+
+    Raises:
+        ValueError: Naming the pattern whose fields or expression are malformed.
+    """
+    raw = tomllib.loads(resources.files(__package__).joinpath("data/patterns.toml").read_text(encoding="utf-8"))
+    macros = {name: str(value) for name, value in raw.get("macros", {}).items()}
+    compiled = [_pattern(entry, macros) for entry in raw.get("pattern", [])]
+    return tuple(pattern for pattern in compiled if pattern.language == language)
+
+
+def read_patterns(sentence: str, language: Language) -> list[Draft]:
+    """Return a draft for every relation a pattern reads in the sentence (one per name of a list)."""
+    drafts: list[Draft] = []
+    for pattern in patterns(language):
+        for match in pattern.regex.finditer(sentence):
+            subjects = _names(match, pattern.subject, pattern.lists, language)
+            objects = _names(match, pattern.object, pattern.lists, language)
+            for subject in subjects:
+                for obj in objects:
+                    drafts.append(
+                        Draft(
+                            subject=subject,
+                            predicate=pattern.predicate,
+                            object=obj,
+                            confidence=pattern.confidence,
+                            subject_type=pattern.subject_type,
+                            object_type=pattern.object_type,
+                        )
+                    )
+    return drafts
+
+
+def _names(match: re.Match[str], groups: tuple[str, ...], lists: frozenset[str], language: Language) -> list[str]:
+    for group in groups:
+        value = match.group(group)
+        if not value:
+            continue
+        if group not in lists:
+            return [value.strip()]
+        names = [part.strip().removesuffix("等") for part in _LIST_SEPARATORS.split(value)]
+        return [name for name in (_without_lead(name) if language == "zh" else name for name in names) if name]
+    return []
+
+
+_LEADING_TAGS = ("r", "v", "p", "u", "c", "d")
+"""Tags of words that open a span before a name ("这是许岚", "他读完了沈秋", "由叶青") and are cut."""
+
+
+def _without_lead(text: str) -> str:
+    """Cut a Chinese span's leading pronouns, verbs, prepositions, particles and adverbs."""
+    if "·" in text or "•" in text:
+        return text  # a transliterated name (维克·阿姆斯特朗) is whole; jieba cuts it apart
+    tagged = pos_tag(text)
+    start = 0
+    while start < len(tagged) - 1 and tagged[start][1].startswith(_LEADING_TAGS):
+        start += 1
+    return "".join(word for word, _ in tagged[start:])
+
+
+def _expand(expression: str, macros: dict[str, str]) -> str:
+    for _ in range(_MAX_MACRO_DEPTH):
+        expanded = _MACRO.sub(lambda found: macros[found.group(1)], expression)
+        if expanded == expression:
+            return expanded
+        expression = expanded
+    raise ValueError(f"macros nest deeper than {_MAX_MACRO_DEPTH}: {expression[:80]}")
+
+
+def _pattern(entry: dict[str, Any], macros: dict[str, str]) -> Pattern:
+    name = str(entry.get("id", "?"))
+    try:
+        regex = re.compile(_expand(str(entry["match"]), macros))
+        subject, obj = tuple(str(entry["subject"]).split("|")), tuple(str(entry["object"]).split("|"))
+        for group in (*subject, *obj):
+            if group not in regex.groupindex:
+                raise ValueError(f"no group {group!r} in the expression")
+        examples = tuple(
+            Example(
+                speaker=str(example.get("speaker", "user")),
+                text=str(example["text"]),
+                keeps=tuple((str(s), str(o)) for s, o in example.get("keeps", [])),
+                drops=tuple((str(s), str(o)) for s, o in example.get("drops", [])),
+            )
+            for example in entry.get("examples", [])
+        )
+        if not examples:
+            raise ValueError("a pattern needs at least one example")
+        return Pattern(
+            id=name,
+            language=entry["language"],
+            regex=regex,
+            subject=subject,
+            object=obj,
+            lists=frozenset(entry.get("lists", [])),
+            predicate=str(entry["predicate"]),
+            subject_type=str(entry["subject_type"]),
+            object_type=str(entry["object_type"]),
+            confidence=float(entry["confidence"]),
+            examples=examples,
+        )
+    except (KeyError, TypeError, ValueError, re.error) as error:
+        raise ValueError(f"pattern {name}: {error}") from error
