@@ -10,20 +10,24 @@ rule over a construction, its words in ``language/data/<language>.toml``
 - **Hedged statements** (可能, 打算, maybe, I think: the rules' ``HEDGED`` confidence) are
   no fact.
 - **English ends.** A subject is the speaker, a name (a run of capitalised words, with
-  connectors such as "of" inside; a sentence's first word counts only when it is no
-  lead-in and has a noun reading, and is no -ing form), a gazetteer name, or a named
-  owner's thing of a known kind ("Mia's dog"). An object in lower case is a noun phrase:
-  no clause words (pronouns, finite verbs, wh-words), not a bare verb (unless it is an
-  activity), not a bare adjective (unless a lasting state after a copula: "vegan"); a
-  trailing time phrase or adverb is cut off ("Kyoto last summer" -> Kyoto). Word classes
-  come from ``lemminflect``'s English lexicon.
+  connectors such as "of" inside; a sentence's first word counts unless it is a lead-in or
+  a time word, only an adjective or adverb, a plural common noun or an -ing verb), a
+  gazetteer name of a tool, language, place or organisation, or a named owner's relative,
+  named part or thing of a known kind ("Peter's wife", "n8n's Code node", "Mia's dog"). An
+  object in lower case is a noun phrase: no clause words (pronouns, possessives, finite
+  verbs, wh-words), no opening degree word, not a bare verb (unless an activity), not a bare
+  adjective (unless a lasting state after a copula: "vegan"); a leading amount and a
+  trailing time phrase are cut ("a bit of Dutch", "Kyoto last summer"). A predicate that is
+  a feeling ("excited to"), a verdict ("awesome") or holds an action ("had to") is no
+  relation. Word classes come from ``lemminflect``'s English lexicon.
 - **Chinese ends.** A subject is the speaker, a 《title》, a gazetteer or person-shaped
   name, or a phrase jieba tags with a proper-name tag and no verb; an object is not made
   only of time, number, adverb, place-word or adjective tags, does not open with a degree
   adverb (挺舒服), and does not open a clause (在成都工作). "不再 / 已经不 / 不是" before the
-  object makes the fact negated. The generic subject-verb-object reading (the rules'
-  ``FALLBACK`` confidence) is kept only about the speaker or a person: on document text
-  it mostly reads modifiers and clauses as relations.
+  object makes the fact negated, and a hedge or plan word (打算) drops it. The generic
+  subject-verb-object reading (the rules' ``FALLBACK`` confidence) is kept only about
+  people, their relatives and things, and organisations: on document text it mostly reads
+  modifiers and clauses as relations.
 - **Constructions** read by ``language.patterns`` (《W》由A执导) bound their names
   themselves; only the checks above that are not about names apply to them, and the rules'
   own reading of that sentence is not used.
