@@ -13,11 +13,12 @@ built from keyword arguments and ``ELEPHANT_*`` environment variables.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from elephant_broker.broker.reviews import ReviewDesk
 from elephant_broker.domain.evidence import decay, link_entities
+from elephant_broker.domain.given import given_perceptions, graph_document_facts
 from elephant_broker.domain.identity import unmerge
 from elephant_broker.domain.retrieval import RECALL, reciprocal_rank_fusion, search_episodes
 from elephant_broker.domain.truth import parse_decision
@@ -36,6 +37,7 @@ from elephant_broker.schemas.ids import (
     check_name,
     check_optional,
     check_text,
+    error_line,
 )
 from elephant_broker.schemas.models import (
     DEFAULT_SPEAKER,
@@ -44,7 +46,9 @@ from elephant_broker.schemas.models import (
     Entity,
     Episode,
     Fact,
+    FactStatement,
     FactUpdate,
+    GivenFact,
     IngestReport,
     MergeRecord,
     Perception,
@@ -142,6 +146,100 @@ class Broker:
                     on_each(sum(reports[start : start + len(split)], IngestReport()))
                 start += len(split)
         return total
+
+    def remember_facts(
+        self,
+        rows: Iterable[GivenFact | FactStatement | Mapping[str, Any]],
+        *,
+        on_each: Callable[[IngestReport], None] | None = None,
+        **fields: Any,
+    ) -> IngestReport:
+        """Remember facts already extracted, without reading any text.
+
+        Each row is a ``GivenFact`` or a mapping with its fields: ``subject``,
+        ``predicate``, ``object``, and optionally ``subject_type``, ``object_type``,
+        ``confidence``, ``negated``, ``valid_from``, ``source``, ``time`` and
+        ``episode`` (or ``text``: the text that stated the fact). Rows with the same
+        episode text, source and time are one episode; a row without one is an
+        episode of its own, its fact written as a sentence (``domain.given``). The
+        facts then take the path a text's facts take — entity resolution, canonical
+        predicates, conflict review, provenance — in batches, as :meth:`remember_many`;
+        remembering the same rows again adds nothing.
+
+        Args:
+            rows: The facts, in the order they were stated.
+            on_each: Called with the report of each episode.
+            **fields: speaker, agent_id, session_id, derived_from; and source and time
+                for rows that give none.
+
+        Raises:
+            InvalidInput: One line naming the row (``rows[3]: subject is empty``) or
+                the field that breaks its rule; every row is checked before anything
+                is written, so nothing is.
+        """
+        checked: list[GivenFact] = []
+        for number, row in enumerate(rows):
+            try:
+                if isinstance(row, GivenFact):
+                    checked.append(row)
+                elif isinstance(row, FactStatement):
+                    checked.append(GivenFact.model_validate(row.model_dump()))
+                else:
+                    checked.append(GivenFact.model_validate(row))
+            except ValidationError as error:
+                raise InvalidInput(f"rows[{number}]: {error_line(error)}") from None
+        return self._remember_given(checked, None, on_each, fields)
+
+    def remember_graph_documents(
+        self,
+        documents: Iterable[Any],
+        *,
+        on_each: Callable[[IngestReport], None] | None = None,
+        **fields: Any,
+    ) -> IngestReport:
+        """Remember LangChain ``GraphDocument``s (what ``LLMGraphTransformer`` produces), without reading them again.
+
+        Each relationship is a fact: ``(Marie Curie:Person)-[WORKS_AT]->(Sorbonne:Organization)``
+        is Marie Curie —works at→ Sorbonne; the document's ``source`` text is the episode
+        of its facts and its ``metadata["source"]`` their source
+        (``domain.given.graph_document_facts``). The facts then take the path a text's
+        facts take, as :meth:`remember_facts`. Nodes no relationship touches carry no
+        fact: the report's notes name them.
+
+        Args:
+            documents: ``langchain_neo4j.graphs.graph_document.GraphDocument`` (or
+                ``langchain_community``'s, the same shape).
+            on_each: Called with the report of each episode.
+            **fields: speaker, agent_id, session_id, derived_from; and source and time
+                for documents that give none.
+
+        Raises:
+            InvalidInput: One line naming the document and relationship whose fact
+                breaks a rule; nothing is written.
+        """
+        try:
+            mapped = graph_document_facts(documents)
+        except ValueError as error:
+            raise InvalidInput(str(error)) from None
+        report = self._remember_given(mapped.rows, mapped.labels, on_each, fields)
+        return report.model_copy(update={"notes": [*report.notes, *mapped.notes]})
+
+    def _remember_given(
+        self,
+        rows: list[GivenFact],
+        labels: list[str] | None,
+        on_each: Callable[[IngestReport], None] | None,
+        fields: dict[str, Any],
+    ) -> IngestReport:
+        """Turn checked rows into perceptions carrying their facts, then remember them as texts are."""
+        unknown = set(fields) - {"speaker", "agent_id", "session_id", "source", "time", "derived_from"}
+        if unknown:
+            raise InvalidInput(f"unknown field(s): {', '.join(sorted(unknown))}")
+        try:
+            perceptions = given_perceptions(rows, labels=labels, **fields)
+        except ValueError as error:
+            raise InvalidInput(str(error)) from None
+        return self.remember_many(perceptions, on_each) if perceptions else IngestReport()
 
     def _batches(self, texts: list[list[Perception]]) -> Iterator[list[list[Perception]]]:
         """Group texts (each a list of episode pieces) into batches of about ``BATCH_EPISODES`` episodes."""

@@ -90,6 +90,15 @@ def ingest(
         list[Path] | None, typer.Argument(help=".txt/.md as text; .jsonl as turns {speaker, text, time?}.")
     ] = None,
     text: Annotated[str | None, typer.Option("--text", help="Text to remember.")] = None,
+    facts_files: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--facts",
+            help="Facts already extracted, stored as given without reading (repeatable): .jsonl or .csv rows of "
+            "subject, predicate, object and optional subject_type, object_type, confidence, negated, valid_from, "
+            "source, time, episode.",
+        ),
+    ] = None,
     speaker: Annotated[
         str | None, typer.Option("--speaker", help="Who said it (first person resolves to this).")
     ] = None,
@@ -105,8 +114,8 @@ def ingest(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print counts as one JSON object.")] = False,
 ) -> None:
-    """Remember texts: extract facts and merge them into the graph."""
-    from elephant_broker.broker.ingest_files import read_perceptions
+    """Remember texts: extract facts and merge them into the graph (or take given facts: --facts)."""
+    from elephant_broker.broker.ingest_files import read_facts, read_perceptions
     from elephant_broker.schemas.context import Context
     from elephant_broker.schemas.models import Perception
 
@@ -123,8 +132,10 @@ def ingest(
     for path in files or []:
         # Everything is read and validated before anything is written: bad input loses nothing.
         perceptions.extend(read_perceptions(path, **defaults))
+    for path in facts_files or []:
+        perceptions.extend(read_facts(path, **defaults))
     if not perceptions:
-        raise ValueError("nothing to ingest: give --text TEXT or one or more files")
+        raise ValueError("nothing to ingest: give --text TEXT, --facts FILE or one or more files")
     context = context_from_options()
     if review is not None:
         context = Context(**{**vars(context), "review_policy": review})
@@ -383,8 +394,8 @@ def eval_locomo(
 @eval_app.command("extraction")
 @handle_errors
 def eval_extraction(
-    file: Annotated[Path, typer.Argument(help="A DuIE 2.0 JSON Lines file or a WebNLG JSON array.")],
-    file_format: Annotated[str, typer.Option("--format", help="duie or webnlg.")],
+    file: Annotated[Path, typer.Argument(help="A DuIE 2.0 or statements JSON Lines file, or a WebNLG JSON array.")],
+    file_format: Annotated[str, typer.Option("--format", help="duie, webnlg or statements.")],
     limit: Annotated[int | None, typer.Option("--limit", min=1, help="Score only the first N sentences.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
 ) -> None:

@@ -1,8 +1,9 @@
 """The MCP server: the ``Broker`` API as Model Context Protocol tools, pinned to agents.
 
-Five tools (``remember``, ``recall``, ``ask``, ``list_conflicts``, ``resolve_conflict``)
-answer with a short text a model can read and the same result as structured content
-(the pydantic models of ``schemas.models``), so a client can also parse it.
+Six tools (``remember``, ``remember_facts``, ``recall``, ``ask``, ``list_conflicts``,
+``resolve_conflict``) answer with a short text a model can read and the same result as
+structured content (the pydantic models of ``schemas.models``), so a client can also
+parse it.
 
 Whose memory a call uses is never a tool argument: over stdio the server is started for
 one agent (``elephant mcp --agent A``); over HTTP each bearer token grants one agent's
@@ -45,7 +46,7 @@ from elephant_broker.broker.api import Broker
 from elephant_broker.broker.describe import describe_answer, describe_episodes
 from elephant_broker.language.sentences import sentence_of
 from elephant_broker.schemas.ids import ID_MAX, NAME_MAX, check_conflict_id, check_id, check_optional, error_messages
-from elephant_broker.schemas.models import Answer, Conflict, Episode, IngestReport
+from elephant_broker.schemas.models import MAX_GIVEN_FACTS, Answer, Conflict, Episode, FactStatement, IngestReport
 from elephant_broker.store import StoreError
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
@@ -69,9 +70,9 @@ AGENT_CLAIM = "agent_id"
 
 INSTRUCTIONS = (
     "Long-term memory as a knowledge graph. Call `remember` with what the user tells you "
-    "(or what you learn) and `ask` before answering from memory; cite the fact ids `ask` "
-    "returns. Contradictions are kept as conflicts: see `list_conflicts`, settle them with "
-    "`resolve_conflict`."
+    "(or what you learn; `remember_facts` when you already have subject-predicate-object facts) "
+    "and `ask` before answering from memory; cite the fact ids `ask` returns. Contradictions are "
+    "kept as conflicts: see `list_conflicts`, settle them with `resolve_conflict`."
 )
 
 T = TypeVar("T")
@@ -398,6 +399,45 @@ def build_server(
             )
         return _result(_ingest_text(report), report)
 
+    def remember_facts(
+        facts: Annotated[
+            list[FactStatement],
+            Field(
+                min_length=1,
+                max_length=MAX_GIVEN_FACTS,
+                description="The facts: subject, predicate, object; optionally their types, confidence, negated, "
+                "valid_from.",
+            ),
+        ],
+        text: Annotated[
+            str | None,
+            Field(
+                description="The text the facts were taken from, kept as their episode (what `recall` finds). "
+                "Default: each fact, written as a sentence, is its own episode."
+            ),
+        ] = None,
+        speaker: Speaker = None,
+        session_id: SessionId = None,
+        source: Source = None,
+    ) -> Annotated[CallToolResult, IngestReport]:
+        """Remember facts you have already extracted (subject, predicate, object), without the text being read.
+
+        Use it when you know the structure: "Alice works at Acme" as subject Alice (Person),
+        predicate "works at", object Acme (Organization). Names are matched with what memory
+        knows, predicates with their synonyms; a fact that contradicts memory is recorded as a
+        conflict, as with `remember`. Sending the same facts again adds nothing.
+        Returns counts of new episodes, facts, entities and conflicts.
+        """
+        scope = current_agent()
+
+        def run() -> IngestReport:
+            rows = [{**fact.model_dump(), "episode": text} for fact in facts]
+            return broker.remember_facts(rows, speaker=speaker, agent_id=scope, session_id=session_id, source=source)
+
+        with writes:
+            report = _call("remember_facts", run)
+        return _result(_ingest_text(report), report)
+
     def recall(
         query: Annotated[str, Field(description="What to look for, in words (a topic, a name, a question).")],
         speaker: Speaker = None,
@@ -463,6 +503,7 @@ def build_server(
         _refusing_unknown_arguments(Tool.from_function(tool, description=inspect.getdoc(tool), annotations=hints))
         for tool, hints in (
             (remember, writing),
+            (remember_facts, writing),
             (recall, reading),
             (ask, reading),
             (list_conflicts, reading),

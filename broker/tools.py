@@ -123,7 +123,7 @@ def memory_tools(
         time: str | None = None,
         derived_from: list[str] | None = None,
     ) -> tuple[str, IngestReport]:
-        fields = {**bound, "speaker": speaker or bound["speaker"], "source": source, "time": time}
+        fields: dict[str, Any] = {**bound, "speaker": speaker or bound["speaker"], "source": source, "time": time}
         try:
             # A long text is several episodes, cut as Broker.remember cuts it.
             pieces = split_perception(Perception(text=text, derived_from=derived_from, **fields))

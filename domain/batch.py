@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from elephant_broker.domain.episodes import check_derived_from, embed_distinct, make_episode, plan_episode
-from elephant_broker.domain.reading import read
+from elephant_broker.domain.reading import read, read_given
 from elephant_broker.language.predicates import PREDICATE_LEXICON, predicate_key
 from elephant_broker.schemas.models import (
     READ_FALLBACK,
@@ -49,10 +49,12 @@ class BatchReading:
 def read_batch(store: GraphStore, scope: str, perceptions: Sequence[Perception], llm: str = "") -> BatchReading:
     """Build each perception's episode, keep those that need writing, and read them.
 
-    An episode needs writing when it is not stored and not met earlier in the batch,
-    or when its one reading so far fell back to the rules because the model failed and
-    a model is configured now (``domain.episodes.needs_writing``). The store is read
-    twice for the whole batch (stored episodes, the facts ``derived_from`` names).
+    A perception that carries its facts (``Perception.given_facts``) is not read: its facts
+    are its reading (``domain.reading.read_given``). An episode needs writing when it
+    is not stored and not met earlier in the batch, or when its one reading so far fell
+    back to the rules because the model failed and a model is configured now
+    (``domain.episodes.needs_writing``). The store is read twice for the whole batch
+    (stored episodes, the facts ``derived_from`` names).
 
     Raises:
         ValueError: One line naming the field of a perception that breaks its rule, or
@@ -67,6 +69,7 @@ def read_batch(store: GraphStore, scope: str, perceptions: Sequence[Perception],
             source=perception.source,
             time=perception.time,
             external_id=perception.external_id,
+            given=perception.given_facts,
         )
         for perception in perceptions
     ]
@@ -78,7 +81,10 @@ def read_batch(store: GraphStore, scope: str, perceptions: Sequence[Perception],
         reading = readings.get(episode.id)
         if reading is not None and not (reading == READ_FALLBACK and llm):
             continue  # stored (or met earlier in the batch), and read as well as it can be
-        found = read(episode.text, episode.speaker, llm)
+        if perception.given_facts is not None:
+            found = read_given(perception.given_facts, episode.speaker)  # given with its facts: not read
+        else:
+            found = read(episode.text, episode.speaker, llm)
         readings[episode.id] = found.read_by
         batch.episodes.append(episode)
         batch.positions.append(position)

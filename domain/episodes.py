@@ -10,7 +10,9 @@ once, and counts what each created. The ingest nodes call them.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from elephant_broker.language.names import display_name, mention_key, normalize_name
 from elephant_broker.language.predicates import predicate_key
@@ -62,6 +64,7 @@ def make_episode(
     source: str | None = None,
     time: str | None = None,
     external_id: str | None = None,
+    given: Sequence[Quintuple] | None = None,
 ) -> Episode:
     """Build the episode record; its id is a hash of what makes it the same episode.
 
@@ -70,20 +73,39 @@ def make_episode(
     before anything is read or written. The speaker defaults to ``DEFAULT_SPEAKER``,
     the session to ``"default"`` and the source to ``"direct"``.
 
+    A text given with its facts (``given``, ``Perception.given_facts``) is the same episode
+    only with the same facts: the facts are what it states, not a reading of it that
+    may improve. Importing the same rows again is recognised and adds nothing; the
+    same text given with other facts (a row added to a file, or the same text read
+    by the Reader before) is a new episode, so no given fact is passed over as
+    "stored already".
+
     Raises:
         ValueError: One line naming the field that breaks its rule.
     """
-    request = {"speaker": speaker, "session_id": session_id, "source": source, "time": time, "external_id": external_id}
+    request: dict[str, Any] = {
+        "speaker": speaker,
+        "session_id": session_id,
+        "source": source,
+        "time": time,
+        "external_id": external_id,
+    }
+    if given is not None:
+        request["given_facts"] = list(given)  # bounded here too: graph input may not have passed Perception
     try:
-        given = Perception.model_validate({"text": text, **request})
+        checked = Perception.model_validate({"text": text, **request})
     except ValidationError as error:
         raise ValueError(error_line(error)) from None
-    speaker = given.speaker or DEFAULT_SPEAKER
-    session = given.session_id or "default"
-    source = given.source or "direct"
-    text, when, external = given.text, given.time, given.external_id
+    speaker = checked.speaker or DEFAULT_SPEAKER
+    session = checked.session_id or "default"
+    source = checked.source or "direct"
+    text, when, external = checked.text, checked.time, checked.external_id
+    parts = [scope, source, session, speaker, when or "", text, external or ""]
+    if checked.given_facts is not None:
+        # Order-free: the same facts listed in another order are the same statement.
+        parts += ["given", *sorted(_statement(fact) for fact in checked.given_facts)]
     return Episode(
-        id=stable_id("ep_", scope, source, session, speaker, when or "", text, external or "", length=20),
+        id=stable_id("ep_", *parts, length=20),
         agent_id=scope,
         session_id=session,
         speaker=speaker,
@@ -92,6 +114,15 @@ def make_episode(
         time=when,
         external_id=external,
         created_at=now_ms(),
+    )
+
+
+def _statement(fact: Quintuple) -> str:
+    """Return what a given fact states, as one string (for the id of the episode it is given with)."""
+    return json.dumps(
+        [fact.subject, fact.subject_type, fact.predicate, fact.object, fact.object_type]
+        + [fact.confidence, fact.negated, fact.valid_from, fact.schedule],
+        ensure_ascii=False,
     )
 
 

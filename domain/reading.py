@@ -9,11 +9,16 @@ A model that fails (timeout, HTTP error, a reply that does not parse) does not l
 text: the rules read it, the reading's notes say so, and it is marked as read by the
 rules because the model failed (``READ_FALLBACK``), so ingesting it again with a
 working model reads it again and adds the model's facts.
+
+A text that comes with its facts (``Perception.given_facts``: a facts file, a LangChain
+``GraphDocument``) is not read at all: :func:`read_given` takes the facts as the
+reading (``READ_GIVEN``), with first person resolved to the speaker as for a model's.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +28,7 @@ from elephant_broker.language.pronouns import is_first_person
 from elephant_broker.language.segment import detect_language
 from elephant_broker.prompts.reader import READER_SYSTEM_EN, READER_SYSTEM_ZH, READER_USER
 from elephant_broker.providers.chat_models import ModelError, ask_model
-from elephant_broker.schemas.models import READ_FALLBACK, Extraction, Quintuple, ReadBy
+from elephant_broker.schemas.models import READ_FALLBACK, READ_GIVEN, Extraction, Quintuple, ReadBy
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +56,16 @@ def read(text: str, speaker: str, llm_spec: str = "") -> Reading:
             "(ingest it again once the model works to add the model's facts)"
         )
         return Reading(extract_with_rules(text, speaker), READ_FALLBACK, [note])
+
+
+def read_given(facts: Sequence[Quintuple], speaker: str) -> Reading:
+    """Take facts given with a text as its reading: nothing is extracted, the Reader is skipped.
+
+    First-person names (我, I) become the speaker, as in a model's reading; everything
+    after this (entity resolution, canonical predicates, conflicts, provenance) is the
+    path every reading takes.
+    """
+    return Reading([_resolve_first_person(fact, speaker) for fact in facts], READ_GIVEN)
 
 
 def extract_with_rules(text: str, speaker: str) -> list[Quintuple]:

@@ -49,6 +49,7 @@ _COPULAS = frozenset({"is", "are", "am", "was", "were", "be", "been", "became", 
 _YEAR_TAIL = re.compile(r"\s+(?:in|since|from|by|until|till)\s+(?:\d{4}|\d{4}s)$", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"^(?P<owner>.+?)['’]s (?P<head>.+)$")
 _PERSON_TAGS = frozenset({"nr", "nrfg", "nrt", "nrf"})
+_NAME_WORD_TAGS = _PERSON_TAGS | {"ns", "nt", "nz", "eng"}
 _CONTRACTION = re.compile(r"['’](?:d|ll|re|ve|m)$", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[，,；;。！!？?]")
 
@@ -78,8 +79,8 @@ def settle(quintuple: Quintuple, ctx: TextContext, sentence: str, *, delimited: 
     if zh:
         if not delimited and not (_zh_subject(settled, ctx, sentence) and _zh_object(settled, ctx, sentence)):
             return None
-        if not delimited and settled.confidence <= FALLBACK and not _zh_trusted(settled.subject, ctx):
-            return None  # the generic subject-verb-object reading, trusted only about people and organisations
+        if not delimited and settled.confidence <= FALLBACK and not _zh_trusted(settled, ctx):
+            return None  # the generic subject-verb-object reading, trusted only about people and named things
         if _zh_clause_has(settled, sentence, "hedges"):
             return None
         if not settled.negated and (_zh_clause_has(settled, sentence, "no_longer") or _zh_not_at(settled, sentence)):
@@ -206,8 +207,8 @@ def _en_object(quintuple: Quintuple, ctx: TextContext, sentence: str) -> bool:
         return tokens[0] in words("en", "durable_states")
     if not first or "NOUN" in first or "PROPN" in first or "NUM" in first:
         return True
-    if quintuple.object_type == _types.ACTIVITY:
-        return True  # "knows how to swim", "likes hiking"
+    if quintuple.object_type == _types.ACTIVITY or (tokens[0].endswith("ing") and "VERB" in first):
+        return True  # "knows how to swim", "loves chasing squirrels": an activity
     if "ADJ" in first and len(tokens) == 1:
         return copula and tokens[0] in words("en", "durable_states")
     # An adjective or numeral opening a noun phrase ("mechanical engineering"); a bare verb or adverb does not.
@@ -294,19 +295,24 @@ def _zh_person(name: str, ctx: TextContext) -> bool:
     return len(tagged) == 1 and tagged[0][1] in _PERSON_TAGS
 
 
-def _zh_trusted(subject: str, ctx: TextContext) -> bool:
-    """A subject the generic reading may speak about: a person, a person's relative or thing, a named organisation.
+def _zh_trusted(quintuple: Quintuple, ctx: TextContext) -> bool:
+    """Whether the generic reading may speak about this subject: people, their relatives and things, named things.
 
     The speaker (小王), a person (张伟), the speaker's or a group's thing (我们公司) or a
-    person's relative or thing (小王女朋友, 王强的公司), and an organisation its name says
-    is one (蓝鲸集团, OpenAI公司).
+    person's relative or thing (小王女朋友, 王强的公司), an organisation its name says is one
+    (蓝鲸集团, OpenAI公司); and a name that is one word (大疆, 比亚迪) when the object is a
+    name or a short noun phrase (大疆生产无人机), not a clause read off a long sentence.
     """
+    subject = quintuple.subject
     if _zh_person(subject, ctx) or _types.suffix_type(subject) == _types.ORGANIZATION:
+        return True
+    tagged = pos_tag(subject)
+    named = _types.gazetteer_type(subject) is not None or (len(tagged) == 1 and tagged[0][1] in _NAME_WORD_TAGS)
+    if named and (len(pos_tag(quintuple.object)) <= 2 or _types.gazetteer_type(quintuple.object)):
         return True
     for owner in [ctx.me, *words("zh", "group_first_person")]:
         if subject.startswith(owner) and len(subject) > len(owner):
             return True
-    tagged = pos_tag(subject)
     owner = "".join(word for word, _ in tagged[:1])
     return len(tagged) > 1 and tagged[0][1] in _PERSON_TAGS and _zh_noun(subject[len(owner) :].lstrip("的"))
 

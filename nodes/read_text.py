@@ -5,8 +5,9 @@ the memory scope, the episode record (speaker, session and source with their
 defaults), the facts it was derived from, the review policy, and whether the episode
 needs writing at all. Later nodes read these from the state. The reading itself is
 ``domain.reading.read`` (the rules offline, the chat model when configured, the rules
-again when the model fails). An episode already stored and read as well as it can be
-is not read again.
+again when the model fails); a text given with its facts (``given_facts``) is not read, its
+facts are the reading (``domain.reading.read_given``). An episode already stored and
+read as well as it can be is not read again.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from __future__ import annotations
 from typing import Any
 
 from elephant_broker.domain.episodes import check_derived_from, make_episode, needs_writing
-from elephant_broker.domain.reading import read
+from elephant_broker.domain.reading import read, read_given
 from elephant_broker.providers.resources import get_store, request_scope
 from elephant_broker.schemas.context import RunContext, deployment
 from elephant_broker.schemas.ids import EPISODE_TOO_LONG_HINT, MAX_EPISODE_CHARS, check_text
+from elephant_broker.schemas.models import READ_GIVEN, Quintuple
 from elephant_broker.schemas.state import IngestState
 from langgraph.runtime import Runtime
 
@@ -30,6 +32,9 @@ def read_text(state: IngestState, runtime: Runtime[RunContext]) -> dict[str, Any
     context = deployment(runtime.context)
     store = get_store(context)
     scope = request_scope(state.get("agent_id"), context)
+    # Facts given with the text (a facts file, a GraphDocument) replace its reading.
+    facts = state.get("given_facts")
+    given = None if facts is None else [Quintuple.model_validate(fact) for fact in facts]
     episode = make_episode(
         scope,
         text,
@@ -38,6 +43,7 @@ def read_text(state: IngestState, runtime: Runtime[RunContext]) -> dict[str, Any
         source=state.get("source"),
         time=state.get("time"),
         external_id=state.get("external_id"),
+        given=given,
     )
     update: dict[str, Any] = {
         # The policy is fixed when the ingest starts: a run resumed after a review pause keeps it.
@@ -49,8 +55,9 @@ def read_text(state: IngestState, runtime: Runtime[RunContext]) -> dict[str, Any
     }
     if not needs_writing(store, scope, episode.id, context.llm):
         # Stored, and read as well as it can be: nothing to read, resolve or write.
-        return {**update, "needs_writing": False, "quintuples": [], "read_by": "model" if context.llm else "rules"}
-    reading = read(text, episode.speaker, context.llm)
+        read_by = READ_GIVEN if given is not None else "model" if context.llm else "rules"
+        return {**update, "needs_writing": False, "quintuples": [], "read_by": read_by}
+    reading = read(text, episode.speaker, context.llm) if given is None else read_given(given, episode.speaker)
     update |= {"needs_writing": True, "quintuples": reading.quintuples, "read_by": reading.read_by}
     if reading.notes:
         update["notes"] = reading.notes

@@ -12,8 +12,10 @@ from datetime import UTC, date, datetime, time
 from typing import Literal
 
 from elephant_broker.schemas.ids import (
+    MAX_EPISODE_CHARS,
     MAX_QUESTION_CHARS,
     MAX_TEXT_CHARS,
+    NAME_MAX,
     TEXT_TOO_LONG_HINT,
     TIME_MAX,
     check_fact_ids,
@@ -21,7 +23,7 @@ from elephant_broker.schemas.ids import (
     check_optional,
     check_text,
 )
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 FactStatus = Literal["active", "superseded", "rejected", "disputed"]
 """active: current truth; superseded: was true, replaced (history); rejected: lost a review."""
@@ -70,6 +72,129 @@ class Extraction(BaseModel):
     quintuples: list[Quintuple] = Field(default_factory=list)
 
 
+PREDICATE_MAX = 100
+"""Longest predicate of a given fact (``works at``, 毕业于 ...)."""
+TYPE_MAX = 64
+"""Longest entity type of a given fact, before it is mapped to one of ``ENTITY_TYPES``."""
+MAX_GIVEN_FACTS = 1_000
+"""Most facts one text may be given (``Perception.given_facts``); more are refused."""
+
+
+def _given_name(value: object, field: str, limit: int) -> str:
+    """Check one name of a given fact: outer spaces dropped, inner runs made one, then the name rule.
+
+    Spreadsheet cells and JSON values often carry a space after a comma or a doubled
+    one; those are not part of a name. Anything else the name rule refuses (a line
+    break, a control or invisible character, over ``limit`` characters) is refused,
+    naming the field: a fact is never stored under a name other than the one given.
+    """
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        value = str(value)  # a year or a number as the other end: its text
+    if not isinstance(value, str):
+        raise ValueError(f"{field}: must be a string, not {type(value).__name__}")
+    return check_name(" ".join(part for part in value.strip(" ").split(" ") if part), field, limit)
+
+
+class FactStatement(BaseModel):
+    """One fact as a caller gives it, already extracted: who or what, the relation, the other end.
+
+    The boundary shape of given facts (``elephant ingest --facts``, ``Broker.remember_facts``,
+    the MCP tool ``remember_facts``): names are checked (outer and doubled spaces dropped,
+    nothing else repaired); a blank one is refused naming its field. Types are free text
+    here (``Company``, ``PERSON``, 人物) and are mapped to ``ENTITY_TYPES`` when the fact
+    is stored (``domain.given``).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    subject: str = Field(description="Who or what the fact is about (a name).")
+    subject_type: str | None = Field(
+        default=None,
+        description="Its type: Person, Organization, Place, Time, Tool, Language, Food, Thing, Event, Activity, "
+        "Concept, or a common synonym (Company, Location, 人物 ...). Omitted: what the name makes certain "
+        "(Paris: Place, Python: Language), else Concept.",
+    )
+    predicate: str = Field(description="The relation, in words (works at, 毕业于, lives in).")
+    object: str = Field(description="The other end of the relation (a name).")
+    object_type: str | None = Field(default=None, description="The object's type, like subject_type.")
+    confidence: float = Field(
+        default=0.9, ge=0.0, le=1.0, description="How sure the fact is, 0 to 1 (default 0.9, a clear statement)."
+    )
+    negated: bool = Field(default=False, description="True when the fact says the relation does not hold.")
+    valid_from: str | None = Field(default=None, description="When the fact became true in the world, if known.")
+
+    @field_validator("subject", "object", mode="before")
+    @classmethod
+    def _names(cls, value: str, info: ValidationInfo) -> str:
+        return _given_name(value, str(info.field_name), NAME_MAX)
+
+    @field_validator("predicate", mode="before")
+    @classmethod
+    def _predicate(cls, value: str) -> str:
+        return _given_name(value, "predicate", PREDICATE_MAX)
+
+    @field_validator("subject_type", "object_type", mode="before")
+    @classmethod
+    def _types(cls, value: str | None, info: ValidationInfo) -> str | None:
+        if value is None or isinstance(value, str) and not value.strip():
+            return None  # an empty cell: no type given
+        return _given_name(value, str(info.field_name), TYPE_MAX)
+
+    @field_validator("valid_from", mode="before")
+    @classmethod
+    def _valid_from(cls, value: str | None) -> str | None:
+        return None if value is None or value == "" else _given_name(value, "valid_from", TIME_MAX)
+
+
+class GivenFact(FactStatement):
+    """A given fact with where it was stated: one row of a facts file, or one fact for ``remember_facts``.
+
+    ``episode`` is the text that stated it (``text`` is accepted as its other name): rows
+    with the same episode text, source and time are one episode; a row without one is an
+    episode of its own, whose text is the fact written as a sentence. ``time`` is when it
+    was stated (the episode's time: as-of answers and recency use it); ``valid_from`` is
+    when it became true.
+    """
+
+    source: str | None = Field(default=None, description="Where the fact came from; its authority weighs in review.")
+    time: str | None = Field(default=None, description="When it was stated (ISO 8601 or free text).")
+    episode: str | None = Field(
+        default=None,
+        description="The text that stated the fact, stored as its episode (default: the fact as a sentence).",
+    )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _text_is_the_episode(cls, data: object) -> object:
+        if isinstance(data, dict) and "text" in data:
+            data = dict(data)
+            text = data.pop("text")
+            if data.get("episode") in (None, ""):
+                data["episode"] = text
+            elif text not in (None, ""):
+                raise ValueError("episode: give the episode text as episode or as text, not both")
+        return data
+
+    @field_validator("source", mode="before")
+    @classmethod
+    def _source(cls, value: str | None) -> str | None:
+        return None if value is None or value == "" else _given_name(value, "source", NAME_MAX)
+
+    @field_validator("time", mode="before")
+    @classmethod
+    def _time(cls, value: str | None) -> str | None:
+        return None if value is None or value == "" else _given_name(value, "time", TIME_MAX)
+
+    @field_validator("episode", mode="before")
+    @classmethod
+    def _episode(cls, value: str | None) -> str | None:
+        if value is None or isinstance(value, str) and not value.strip():
+            return None  # an empty cell: the fact's own sentence is its episode
+        if not isinstance(value, str):
+            raise ValueError(f"episode: must be a string, not {type(value).__name__}")
+        return check_text(value.strip(), "episode", MAX_TEXT_CHARS)
+
+
 # Descriptions of the request fields the ingest and answer graphs share (Studio forms, tool schemas).
 _SPEAKER_HELP = 'Who speaks; first person ("I", "我") means them (default: user).'
 _AGENT_HELP = "Whose memory to use (default: the run's agent_id)."
@@ -115,11 +240,41 @@ class Perception(Addressed):
         description="Ids of stored facts this text was concluded from (an agent's own reasoning); "
         "its facts then lose confidence when those facts are rejected or their source is distrusted.",
     )
+    given_facts: list[Quintuple] | None = Field(
+        default=None,
+        description="Facts already extracted from the text: stored as given (entity resolution, canonical "
+        "predicates, conflict review and provenance as usual) and the text is not read; [] stores the text "
+        "without facts. At most 1,000, and the text at most 1,500 characters.",
+    )
 
     @field_validator("text")
     @classmethod
     def _text_is_text(cls, value: str) -> str:
         return check_text(value, "text", MAX_TEXT_CHARS, TEXT_TOO_LONG_HINT)
+
+    @field_validator("given_facts")
+    @classmethod
+    def _given_facts(cls, value: list[Quintuple] | None) -> list[Quintuple] | None:
+        if value is None:
+            return None
+        if len(value) > MAX_GIVEN_FACTS:
+            raise ValueError(f"given_facts: at most {MAX_GIVEN_FACTS:,} per text, not {len(value):,}")
+        for number, fact in enumerate(value):
+            for field, limit in (("subject", NAME_MAX), ("predicate", PREDICATE_MAX), ("object", NAME_MAX)):
+                size = len(getattr(fact, field))
+                if size > limit:
+                    raise ValueError(f"given_facts: fact {number}'s {field} has {size:,} characters; at most {limit}")
+        return value
+
+    @model_validator(mode="after")
+    def _given_facts_fit_one_episode(self) -> Perception:
+        # A text with given facts is one episode: split, its facts would be copied to every piece.
+        if self.given_facts is not None and self.text is not None and len(self.text) > MAX_EPISODE_CHARS:
+            raise ValueError(
+                f"text: {len(self.text):,} characters; at most {MAX_EPISODE_CHARS:,} with given facts "
+                "(Broker.remember_facts splits a longer text and places each fact)"
+            )
+        return self
 
     @field_validator("source")
     @classmethod
@@ -439,10 +594,12 @@ class FactUpdate(BaseModel):
     )
 
 
-ReadBy = Literal["model", "rules", "rules (model failed)"]
-"""How an episode's text was read: by the chat model, by the offline rules, or by the
-rules because the model failed (such an episode is read again by a working model)."""
+ReadBy = Literal["model", "rules", "rules (model failed)", "given"]
+"""How an episode's text was read: by the chat model, by the offline rules, by the
+rules because the model failed (such an episode is read again by a working model), or
+not at all: its facts were given with it (``Perception.given_facts``)."""
 READ_FALLBACK: ReadBy = "rules (model failed)"
+READ_GIVEN: ReadBy = "given"
 
 
 class EpisodeWrite(BaseModel):

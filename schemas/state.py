@@ -115,6 +115,8 @@ class Request(TypedDict, total=False):
     time: str | None
     external_id: str | None
     derived_from: list[str] | None
+    given_facts: list[Quintuple] | None
+    """Facts given with the text (``Perception.given_facts``): stored as given, the text is not read."""
 
 
 class IngestState(Request, total=False):

@@ -36,6 +36,7 @@ pytestmark = pytest.mark.slow
 
 TOOLS = {
     "remember": ({"text", "speaker", "session_id", "source"}, {"text"}),
+    "remember_facts": ({"facts", "text", "speaker", "session_id", "source"}, {"facts"}),
     "recall": ({"query", "speaker", "limit"}, {"query"}),
     "ask": ({"question", "speaker", "session_id"}, {"question"}),
     "list_conflicts": (set(), set()),

@@ -65,6 +65,7 @@ def test_ingest_graph_takes_a_perception() -> None:
         "time",
         "external_id",
         "derived_from",
+        "given_facts",
     }
     assert schema["required"] == ["text"]
     assert described(schema)

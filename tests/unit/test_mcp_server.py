@@ -35,6 +35,7 @@ from typer.testing import CliRunner
 
 CALLS: dict[str, dict[str, Any]] = {
     "remember": {"text": "Alice lives in Paris.", "speaker": "Alice"},
+    "remember_facts": {"facts": [{"subject": "Alice", "predicate": "lives in", "object": "Paris"}]},
     "recall": {"query": "Paris"},
     "ask": {"question": "Where does Alice live?"},
     "list_conflicts": {},
@@ -75,6 +76,10 @@ class RecordingBroker:
     def remember(self, text: str, **fields: Any) -> IngestReport:
         self._record("remember", fields.get("agent_id"))
         return IngestReport(episodes=1)
+
+    def remember_facts(self, rows: list[dict[str, Any]], **fields: Any) -> IngestReport:
+        self._record("remember_facts", fields.get("agent_id"))
+        return IngestReport(episodes=len(rows))
 
     def recall(self, query: str, k: int = 10, **fields: Any) -> list[Any]:
         self._record("recall", fields.get("agent_id"))
@@ -119,7 +124,14 @@ def test_every_tool_acts_for_the_servers_agent() -> None:
     results = call_all(serve(broker, agent="A"))
     assert not any(result.is_error for result in results.values()), {n: text_of(r) for n, r in results.items()}
     assert {agent for _, agent in broker.calls} == {"A"}
-    assert [method for method, _ in broker.calls] == ["remember", "recall", "ask", "conflicts", "resolve"]
+    assert [method for method, _ in broker.calls] == [
+        "remember",
+        "remember_facts",
+        "recall",
+        "ask",
+        "conflicts",
+        "resolve",
+    ]
 
 
 def test_default_agent_is_the_contexts() -> None:
