@@ -89,28 +89,30 @@ def load_sentences(path: Path, file_format: str) -> list[Sentence]:
 
 
 def _duie(raw: str, path: Path) -> Iterator[Sentence]:
-    for number, line in enumerate(raw.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            item = json.loads(line)
-            gold = tuple((str(spo["subject"]), str(_value(spo["object"]))) for spo in item.get("spo_list") or [])
-            yield Sentence(str(item["text"]), gold)
-        except (ValueError, KeyError, TypeError, AttributeError) as error:
-            raise ValueError(f"{path}:{number}: not a DuIE line ({error})") from error
+    def sentence(item: Any) -> Sentence:
+        gold = tuple((str(spo["subject"]), str(_value(spo["object"]))) for spo in item.get("spo_list") or [])
+        return Sentence(str(item["text"]), gold)
+
+    return _json_lines(raw, path, "a DuIE line", sentence)
 
 
 def _statements(raw: str, path: Path) -> Iterator[Sentence]:
+    def sentence(item: Any) -> Sentence:
+        gold = tuple((str(subject), str(obj)) for subject, _predicate, obj in item["facts"])
+        return Sentence(str(item["text"]), gold, str(item.get("speaker") or DEFAULT_SPEAKER))
+
+    return _json_lines(raw, path, "a statements line", sentence)
+
+
+def _json_lines(raw: str, path: Path, kind: str, sentence: Callable[[Any], Sentence]) -> Iterator[Sentence]:
+    """One sentence per non-blank JSON line; a line that is not of the format names the file and line."""
     for number, line in enumerate(raw.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
-            gold = tuple((str(subject), str(obj)) for subject, _predicate, obj in item["facts"])
-            speaker = str(item.get("speaker") or DEFAULT_SPEAKER)
-            yield Sentence(str(item["text"]), gold, speaker)
+            yield sentence(json.loads(line))
         except (ValueError, KeyError, TypeError, AttributeError) as error:
-            raise ValueError(f"{path}:{number}: not a statements line ({error})") from error
+            raise ValueError(f"{path}:{number}: not {kind} ({error})") from error
 
 
 def _value(slot: Any) -> Any:

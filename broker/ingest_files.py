@@ -15,6 +15,7 @@ import csv
 import io
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -118,17 +119,8 @@ def _read_turns(path: Path, content: str, base: dict[str, Any]) -> list[Percepti
     at line feeds only, so a U+2028 inside a JSON string does not split a line.
     """
     turns: list[Perception] = []
-    for number, line in enumerate(content.split("\n"), start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            raise ValueError(f"{path}:{number}: not valid JSON ({error.msg})") from error
-        except RecursionError:
-            # json's decoder recurses per nesting level: a turn is a flat object, so refuse the depth.
-            raise ValueError(f"{path}:{number}: not a turn (JSON nested too deeply)") from None
-        if not isinstance(record, dict) or not isinstance(record.get("text"), str):
+    for number, record in _json_lines(path, content, "turn", "a JSON object with a string 'text'"):
+        if not isinstance(record.get("text"), str):
             raise ValueError(f"{path}:{number}: each line needs a JSON object with a string 'text'")
         if "agent_id" in record:
             raise ValueError(
@@ -206,7 +198,14 @@ def _check_fact_fields(where: str, record: dict[str, Any]) -> None:
 
 def _fact_lines(path: Path, content: str) -> list[tuple[int, dict[str, Any]]]:
     """Return ``(line number, object)`` per non-blank JSON line of a facts file."""
-    records: list[tuple[int, dict[str, Any]]] = []
+    return list(_json_lines(path, content, "fact", "a JSON object with subject, predicate and object"))
+
+
+def _json_lines(path: Path, content: str, kind: str, shape: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(line number, object)`` per non-blank line; a line that is not a JSON object refuses the file.
+
+    Lines end at line feeds only, so a U+2028 inside a JSON string does not split a line.
+    """
     for number, line in enumerate(content.split("\n"), start=1):
         if not line.strip():
             continue
@@ -215,11 +214,11 @@ def _fact_lines(path: Path, content: str) -> list[tuple[int, dict[str, Any]]]:
         except json.JSONDecodeError as error:
             raise ValueError(f"{path}:{number}: not valid JSON ({error.msg})") from error
         except RecursionError:
-            raise ValueError(f"{path}:{number}: not a fact (JSON nested too deeply)") from None
+            # json's decoder recurses per nesting level: a record is a flat object, so refuse the depth.
+            raise ValueError(f"{path}:{number}: not a {kind} (JSON nested too deeply)") from None
         if not isinstance(record, dict):
-            raise ValueError(f"{path}:{number}: each line needs a JSON object with subject, predicate and object")
-        records.append((number, record))
-    return records
+            raise ValueError(f"{path}:{number}: each line needs {shape}")
+        yield number, record
 
 
 def _fact_rows(path: Path, content: str) -> list[tuple[int, dict[str, Any]]]:

@@ -46,7 +46,7 @@ def lexicons(language: Language) -> dict[str, Lexicon]:
 
     Raises:
         ValueError: If the data file has a table that is not a lexicon (no ``doc``, no
-            ``words`` or ``tags``, an example without ``speaker`` and ``text``).
+            ``words`` or ``tags``, an example without ``text``).
     """
     raw = tomllib.loads(resources.files(__package__).joinpath(f"data/{language}.toml").read_text(encoding="utf-8"))
     return {name: _lexicon(name, language, table) for name, table in raw.items()}
@@ -66,15 +66,20 @@ def _lexicon(name: str, language: Language, table: Any) -> Lexicon:
         entries = table.get("words", table.get("tags"))
         if not isinstance(table["doc"], str) or not isinstance(entries, list) or not entries:
             raise ValueError("needs a doc and a non-empty words or tags list")
-        examples = tuple(_example(example) for example in table.get("examples", []))
+        examples = tuple(example_of(example) for example in table.get("examples", []))
     except (KeyError, TypeError, ValueError, AttributeError) as error:
         raise ValueError(f"lexicon {language}.{name}: {error}") from error
     return Lexicon(name, language, table["doc"].strip(), frozenset(str(entry) for entry in entries), examples)
 
 
-def _example(example: dict[str, Any]) -> Example:
+def example_of(example: dict[str, Any]) -> Example:
+    """Read one example table (``speaker`` defaults to "user").
+
+    Raises:
+        KeyError: If it has no ``text``.
+    """
     return Example(
-        speaker=str(example["speaker"]),
+        speaker=str(example.get("speaker", "user")),
         text=str(example["text"]),
         keeps=tuple((str(subject), str(obj)) for subject, obj in example.get("keeps", [])),
         drops=tuple((str(subject), str(obj)) for subject, obj in example.get("drops", [])),

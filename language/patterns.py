@@ -18,7 +18,7 @@ from importlib import resources
 from typing import Any
 
 from elephant_broker.language.drafts import Draft
-from elephant_broker.language.lexicon import Example, Language
+from elephant_broker.language.lexicon import Example, Language, example_of
 from elephant_broker.language.segment import pos_tag
 
 _MACRO = re.compile(r"\{([A-Z_]+)\}")
@@ -122,15 +122,7 @@ def _pattern(entry: dict[str, Any], macros: dict[str, str]) -> Pattern:
         for group in (*subject, *obj):
             if group not in regex.groupindex:
                 raise ValueError(f"no group {group!r} in the expression")
-        examples = tuple(
-            Example(
-                speaker=str(example.get("speaker", "user")),
-                text=str(example["text"]),
-                keeps=tuple((str(s), str(o)) for s, o in example.get("keeps", [])),
-                drops=tuple((str(s), str(o)) for s, o in example.get("drops", [])),
-            )
-            for example in entry.get("examples", [])
-        )
+        examples = tuple(example_of(example) for example in entry.get("examples", []))
         if not examples:
             raise ValueError("a pattern needs at least one example")
         return Pattern(
