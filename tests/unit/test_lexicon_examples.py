@@ -55,3 +55,30 @@ def test_pattern_example(pattern: Pattern, example: Example) -> None:
     assert set(example.keeps) <= read
     kept = {(q.subject, q.object) for q in extract_quintuples(example.text, example.speaker) if not q.negated}
     assert set(example.keeps) <= kept
+
+
+def test_a_malformed_pattern_is_refused_with_its_id() -> None:
+    from elephant_broker.language.patterns import _pattern
+
+    macros = {"NAME": "[A-Z][a-z]+"}
+    good = {
+        "id": "en.test",
+        "language": "en",
+        "match": "(?P<a>{NAME}) met (?P<b>{NAME})",
+        "subject": "a",
+        "object": "b",
+        "predicate": "met",
+        "subject_type": "Person",
+        "object_type": "Person",
+        "confidence": 0.9,
+        "examples": [{"text": "Ann met Bob."}],
+    }
+    assert _pattern(good, macros).regex.search("Ann met Bob").group("b") == "Bob"
+    for broken, message in [
+        ({**good, "object": "c"}, "no group 'c'"),
+        ({**good, "examples": []}, "at least one example"),
+        ({**good, "match": "(?P<a>{NAME}"}, "en.test"),
+        ({**good, "match": "{LOOP}"}, "deeper than"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            _pattern(broken, {**macros, "LOOP": "a{LOOP}"})
