@@ -61,8 +61,8 @@ def read_patterns(sentence: str, language: Language) -> list[Draft]:
     drafts: list[Draft] = []
     for pattern in patterns(language):
         for match in pattern.regex.finditer(sentence):
-            subjects = _names(match, pattern.subject, pattern.lists, language)
-            objects = _names(match, pattern.object, pattern.lists, language)
+            subjects = _names(match, pattern.subject, pattern.lists, language, pattern.subject_type)
+            objects = _names(match, pattern.object, pattern.lists, language, pattern.object_type)
             for subject in subjects:
                 for obj in objects:
                     drafts.append(
@@ -78,13 +78,16 @@ def read_patterns(sentence: str, language: Language) -> list[Draft]:
     return drafts
 
 
-def _names(match: re.Match[str], groups: tuple[str, ...], lists: frozenset[str], language: Language) -> list[str]:
+def _names(
+    match: re.Match[str], groups: tuple[str, ...], lists: frozenset[str], language: Language, kind: str
+) -> list[str]:
     for group in groups:
         value = match.group(group)
         if not value:
             continue
         if group not in lists:
-            return [value.strip()]
+            name = _person_span(value.strip()) if language == "zh" and kind == "Person" else value.strip()
+            return [name] if name else []
         names = [part.strip().removesuffix("等") for part in _LIST_SEPARATORS.split(value)]
         return [name for name in (_without_lead(name) if language == "zh" else name for name in names) if name]
     return []
@@ -92,6 +95,26 @@ def _names(match: re.Match[str], groups: tuple[str, ...], lists: frozenset[str],
 
 _LEADING_TAGS = ("r", "v", "p", "u", "c", "d")
 """Tags of words that open a span before a name ("这是许岚", "他读完了沈秋", "由叶青") and are cut."""
+
+
+_PERSON_TAGS = ("nr", "nz")
+
+
+def _person_span(text: str) -> str:
+    """Cut a Chinese span to the person's name jieba finds in it ("歌手林舟" -> 林舟, "韩雪宁日前" -> 韩雪宁).
+
+    From the first word tagged a person's name to the last name-tagged word. A span in which
+    jieba finds no name is kept whole when it is a rare name jieba cuts apart, and is no name
+    ("") when it holds a verb, preposition or adverb: a clause the pattern ran into.
+    """
+    if "·" in text or "•" in text:
+        return text
+    tagged = pos_tag(text)
+    named = [index for index, (_, tag) in enumerate(tagged) if tag.startswith(_PERSON_TAGS)]
+    if not named or not tagged[named[0]][1].startswith("nr"):
+        # No name jieba knows: a rare name it cuts apart is kept, a clause ("住在成都") is no name.
+        return "" if any(tag.startswith(("v", "p", "d", "u")) for _, tag in tagged) else text
+    return "".join(word for word, _ in tagged[named[0] : named[-1] + 1])
 
 
 def _without_lead(text: str) -> str:
