@@ -89,7 +89,9 @@ def _names(
             name = _person_span(value.strip()) if language == "zh" and kind == "Person" else value.strip()
             return [name] if name else []
         names = [part.strip().removesuffix("等") for part in _LIST_SEPARATORS.split(value)]
-        return [name for name in (_without_lead(name) if language == "zh" else name for name in names) if name]
+        if language == "zh":
+            names = [_person_span(name) if kind == "Person" else _without_lead(name) for name in names]
+        return [name for name in names if name]
     return []
 
 
@@ -98,12 +100,15 @@ _LEADING_TAGS = ("r", "v", "p", "u", "c", "d")
 
 
 _PERSON_TAGS = ("nr", "nz")
+_TRAILING_TAGS = ("t", "d", "p", "v", "u", "c", "f", "m", "q", "y")
+"""Tags of words that follow a name without being part of it: 韩雪宁 | 日前, 林舟 | 表示."""
 
 
 def _person_span(text: str) -> str:
     """Cut a Chinese span to the person's name jieba finds in it ("歌手林舟" -> 林舟, "韩雪宁日前" -> 韩雪宁).
 
-    From the first word tagged a person's name to the last name-tagged word. A span in which
+    From the first word tagged a person's name, without trailing time words, adverbs, verbs
+    and particles (a name jieba splits, 周 + 明远, stays whole). A span in which
     jieba finds no name is kept whole when it is a rare name jieba cuts apart, and is no name
     ("") when it holds a verb, preposition or adverb: a clause the pattern ran into.
     """
@@ -114,7 +119,10 @@ def _person_span(text: str) -> str:
     if not named or not tagged[named[0]][1].startswith("nr"):
         # No name jieba knows: a rare name it cuts apart is kept, a clause ("住在成都") is no name.
         return "" if any(tag.startswith(("v", "p", "d", "u")) for _, tag in tagged) else text
-    return "".join(word for word, _ in tagged[named[0] : named[-1] + 1])
+    end = len(tagged)
+    while end > named[0] + 1 and tagged[end - 1][1].startswith(_TRAILING_TAGS):
+        end -= 1
+    return "".join(word for word, _ in tagged[named[0] : end])
 
 
 def _without_lead(text: str) -> str:
