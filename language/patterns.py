@@ -22,6 +22,11 @@ from elephant_broker.language.lexicon import Example, Language, example_of
 from elephant_broker.language.segment import pos_tag
 
 _MACRO = re.compile(r"\{([A-Z_]+)\}")
+_GROUP_REF = re.compile(r"\{([a-z_]+)\}")
+"""A group named in a predicate ("{role}"): the predicate is what the group matched."""
+_TITLE = re.compile(r"《([^《》\n]{1,40})》")
+TITLE_BEFORE = "@title"
+"""A subject that is the last 《title》 before the match: "《W》，A作词，B作曲" names W once for every credit."""
 _LIST_SEPARATORS = re.compile(r"以及|[、，,和与及]")
 _MAX_MACRO_DEPTH = 8
 
@@ -61,14 +66,19 @@ def read_patterns(sentence: str, language: Language) -> list[Draft]:
     drafts: list[Draft] = []
     for pattern in patterns(language):
         for match in pattern.regex.finditer(sentence):
-            subjects = _names(match, pattern.subject, pattern.lists, language, pattern.subject_type)
+            if pattern.subject == (TITLE_BEFORE,):
+                titles = _TITLE.findall(sentence, 0, match.start())
+                subjects = titles[-1:]
+            else:
+                subjects = _names(match, pattern.subject, pattern.lists, language, pattern.subject_type)
             objects = _names(match, pattern.object, pattern.lists, language, pattern.object_type)
+            predicate = _predicate(pattern.predicate, match)
             for subject in subjects:
                 for obj in objects:
                     drafts.append(
                         Draft(
                             subject=subject,
-                            predicate=pattern.predicate,
+                            predicate=predicate,
                             object=obj,
                             confidence=pattern.confidence,
                             subject_type=pattern.subject_type,
@@ -76,6 +86,11 @@ def read_patterns(sentence: str, language: Language) -> list[Draft]:
                         )
                     )
     return drafts
+
+
+def _predicate(template: str, match: re.Match[str]) -> str:
+    """The pattern's predicate, a named group ("{role}") replaced by what it matched."""
+    return _GROUP_REF.sub(lambda ref: match.group(ref.group(1)) or "", template)
 
 
 def _names(
@@ -109,8 +124,9 @@ def _person_span(text: str) -> str:
 
     From the first word tagged a person's name, without trailing time words, adverbs, verbs
     and particles (a name jieba splits, 周 + 明远, stays whole). A span in which
-    jieba finds no name is kept whole when it is a rare name jieba cuts apart, and is no name
-    ("") when it holds a verb, preposition or adverb: a clause the pattern ran into.
+    jieba finds no name is kept whole when it is a rare name jieba cuts apart (吴忠 + 焕), and
+    is no name ("") when it holds a preposition, adverb, particle, conjunction or pronoun: a
+    clause the pattern ran into (住在成都).
     """
     if "·" in text or "•" in text:
         return text
@@ -118,7 +134,7 @@ def _person_span(text: str) -> str:
     named = [index for index, (_, tag) in enumerate(tagged) if tag.startswith(_PERSON_TAGS)]
     if not named or not tagged[named[0]][1].startswith("nr"):
         # No name jieba knows: a rare name it cuts apart is kept, a clause ("住在成都") is no name.
-        return "" if any(tag.startswith(("v", "p", "d", "u")) for _, tag in tagged) else text
+        return "" if any(tag.startswith(("p", "d", "u", "c", "r")) for _, tag in tagged) else text
     end = len(tagged)
     while end > named[0] + 1 and tagged[end - 1][1].startswith(_TRAILING_TAGS):
         end -= 1
@@ -150,8 +166,9 @@ def _pattern(entry: dict[str, Any], macros: dict[str, str]) -> Pattern:
     try:
         regex = re.compile(_expand(str(entry["match"]), macros))
         subject, obj = tuple(str(entry["subject"]).split("|")), tuple(str(entry["object"]).split("|"))
-        for group in (*subject, *obj):
-            if group not in regex.groupindex:
+        referenced = _GROUP_REF.findall(str(entry["predicate"]))
+        for group in (*subject, *obj, *referenced):
+            if group not in regex.groupindex and group != TITLE_BEFORE:
                 raise ValueError(f"no group {group!r} in the expression")
         examples = tuple(example_of(example) for example in entry.get("examples", []))
         if not examples:

@@ -82,3 +82,13 @@ def test_a_malformed_pattern_is_refused_with_its_id() -> None:
     ]:
         with pytest.raises(ValueError, match=message):
             _pattern(broken, {**macros, "LOOP": "a{LOOP}"})
+
+
+def test_a_credit_list_names_the_title_before_it_and_each_role() -> None:
+    read = read_patterns("《晚风》是一首民谣，梁柯作词，苏河作曲，叶青演唱。", "zh")
+    assert {(d.subject, d.predicate, d.object) for d in read} >= {
+        ("晚风", "作词", "梁柯"),
+        ("晚风", "作曲", "苏河"),
+        ("晚风", "演唱", "叶青"),
+    }
+    assert read_patterns("梁柯作词，苏河作曲。", "zh") == []  # no title: nothing to credit
