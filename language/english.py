@@ -16,180 +16,35 @@ from __future__ import annotations
 import functools
 import re
 
-VERB_BASES: frozenset[str] = frozenset(
-    """
-    accept achieve add admire adopt advise afford agree aim allow analyse analyze answer
-    appear apply appreciate argue arrange arrive ask attend avoid bake be bear beat become
-    begin believe belong borrow break bring build buy call care carry catch cause celebrate
-    change chat check choose clean climb close code collect come compete complete contain
-    continue control cook cost count cover create cross cry cut dance date deal decide
-    define delete deliver depend deploy describe design destroy develop die direct discover
-    discuss dislike do download draw dream dress drink drive drop earn eat edit employ
-    enjoy enter establish explain explore fail fall feed feel fight fill find finish fit
-    fix fly follow forget forgive found fund gain get give go graduate grow guess hang
-    happen hate have head hear help hide hire hit hold hope host hunt hurt identify ignore
-    improve include increase install introduce invent invest invite join jump keep kill
-    know lack land last laugh launch lead learn leave lend let lie like listen live lose
-    love maintain make manage marry matter mean measure meet mention migrate mind miss
-    move need note notice obtain offer open order organise organize own paint participate
-    pay perform pick plan plant play prefer prepare present prevent print produce program
-    promise protect prove provide publish pull purchase push put quit raise reach read
-    realise realize receive recommend record reduce refuse relax release rely remember
-    remove rent repair repeat replace reply report represent require research rest retire
-    return ride ring rise run run save say see seem sell send serve set settle share shop
-    show sign sing sit skate ski sleep smoke solve speak spend stand start stay steal stop
-    store study submit succeed suffer suggest supervise support swim switch take talk
-    teach tell tend test thank think throw train translate travel treat try turn type
-    understand upgrade use visit vote wait wake walk want wash watch wear win wish work
-    worry write jog hike cycle bike meditate exercise surf knit sew dive divorce engage
-    """.split()
-)
+from elephant_broker.language.lexicon import mapping
+from elephant_broker.language.lexicon import words as lexicon_words
 
-# fmt: off
-IRREGULAR: dict[str, str] = {
-    "am": "be", "is": "be", "are": "be", "was": "be", "were": "be", "been": "be", "being": "be", "has": "have",
-    "had": "have", "having": "have", "does": "do", "did": "do", "done": "do", "went": "go", "gone": "go",
-    "goes": "go", "wrote": "write", "written": "write", "ate": "eat", "eaten": "eat", "drank": "drink",
-    "drunk": "drink", "spoke": "speak", "spoken": "speak", "knew": "know", "known": "know", "took": "take",
-    "taken": "take", "made": "make", "gave": "give", "given": "give", "got": "get", "gotten": "get",
-    "bought": "buy", "built": "build", "taught": "teach", "thought": "think", "brought": "bring",
-    "found": "find", "left": "leave", "met": "meet", "ran": "run", "saw": "see", "seen": "see", "sold": "sell",
-    "told": "tell", "grew": "grow", "grown": "grow", "became": "become", "began": "begin", "begun": "begin",
-    "chose": "choose", "chosen": "choose", "drove": "drive", "driven": "drive", "fell": "fall",
-    "fallen": "fall", "felt": "feel", "flew": "fly", "flown": "fly", "forgot": "forget", "forgotten": "forget",
-    "held": "hold", "kept": "keep", "led": "lead", "lost": "lose", "paid": "pay", "rode": "ride",
-    "ridden": "ride", "sang": "sing", "sung": "sing", "sat": "sit", "slept": "sleep", "spent": "spend",
-    "stood": "stand", "swam": "swim", "understood": "understand", "won": "win", "wore": "wear", "worn": "wear",
-    "came": "come", "said": "say", "heard": "hear", "sent": "send", "lent": "lend", "meant": "mean",
-    "rose": "rise", "risen": "rise", "stole": "steal", "stolen": "steal", "threw": "throw", "thrown": "throw",
-    "woke": "wake", "woken": "wake", "hung": "hang", "hid": "hide", "hidden": "hide", "broke": "break",
-    "broken": "break", "caught": "catch", "fought": "fight", "dreamt": "dream", "learnt": "learn",
-    "founded": "found", "lives": "live", "studies": "study", "flies": "fly", "tries": "try", "dies": "die",
-    "lying": "lie", "dying": "die", "ties": "tie",
-}
+# The word lists live in language/data/en.toml (``language.lexicon``): each table's doc says
+# what its words are for, and its examples run as tests.
+VERB_BASES: frozenset[str] = lexicon_words("en", "verb_bases")
 
+
+IRREGULAR: dict[str, str] = mapping("en", "irregular_forms")
 # Simple past of the irregular base verbs (the regular ones take -ed).
-IRREGULAR_PAST: dict[str, str] = {
-    "be": "was", "have": "had", "do": "did", "go": "went", "write": "wrote", "eat": "ate", "drink": "drank",
-    "speak": "spoke", "know": "knew", "take": "took", "make": "made", "give": "gave", "get": "got",
-    "buy": "bought", "build": "built", "teach": "taught", "think": "thought", "bring": "brought",
-    "find": "found", "leave": "left", "meet": "met", "run": "ran", "see": "saw", "sell": "sold", "tell": "told",
-    "grow": "grew", "become": "became", "begin": "began", "choose": "chose", "drive": "drove", "fall": "fell",
-    "feel": "felt", "fly": "flew", "forget": "forgot", "hold": "held", "keep": "kept", "lead": "led",
-    "lose": "lost", "pay": "paid", "ride": "rode", "sing": "sang", "sit": "sat", "sleep": "slept",
-    "spend": "spent", "stand": "stood", "swim": "swam", "understand": "understood", "win": "won", "wear": "wore",
-    "come": "came", "say": "said", "hear": "heard", "send": "sent", "lend": "lent", "mean": "meant",
-    "rise": "rose", "steal": "stole", "throw": "threw", "wake": "woke", "hang": "hung", "hide": "hid",
-    "break": "broke", "catch": "caught", "fight": "fought", "dream": "dreamt",
-    "bear": "bore", "beat": "beat", "cost": "cost", "cut": "cut", "hit": "hit", "hurt": "hurt", "let": "let",
-    "put": "put", "quit": "quit", "read": "read", "set": "set", "shut": "shut", "deal": "dealt",
-    "draw": "drew", "feed": "fed", "forgive": "forgave", "upset": "upset",
-}
+IRREGULAR_PAST: dict[str, str] = mapping("en", "irregular_past")
 # Final consonants doubled before -ed ("stop" -> "stopped", "prefer" -> "preferred").
-DOUBLE_FINAL: frozenset[str] = frozenset(
-    {
-        "admit", "beg", "chat", "clap", "commit", "control", "drop", "fit", "grab", "hug", "jog", "nod", "occur",
-        "plan", "plug", "prefer", "refer", "rob", "rub", "ship", "shop", "skip", "slip", "step", "stop", "submit",
-        "swap", "tap", "trip", "wrap",
-    }
-)
-
-BE_FORMS: frozenset[str] = frozenset(
-    {
-        "am", "is", "are", "was", "were", "be", "been", "being",
-    }
-)
-DO_FORMS: frozenset[str] = frozenset(
-    {
-        "do", "does", "did",
-    }
-)
-HAVE_FORMS: frozenset[str] = frozenset(
-    {
-        "have", "has", "had",
-    }
-)
-MODALS: frozenset[str] = frozenset(
-    {
-        "will", "would", "can", "could", "shall", "should", "may", "might", "must", "gonna",
-    }
-)
-NEGATIONS: frozenset[str] = frozenset(
-    {
-        "not", "never", "n't", "no",
-    }
-)
-PRONOUNS: frozenset[str] = frozenset(
-    {
-        "i", "you", "he", "she", "it", "we", "they", "this", "that", "there", "me", "him", "her", "us", "them",
-        "someone", "everyone", "nobody", "somebody", "these", "those",
-    }
-)
-FIRST_PERSON: frozenset[str] = frozenset(
-    {
-        "i", "me", "myself", "mine",
-    }
-)
-POSSESSIVES: frozenset[str] = frozenset(
-    {
-        "my", "our", "your", "his", "her", "its", "their",
-    }
-)
-DETERMINERS: frozenset[str] = frozenset(
-    {
-        "a", "an", "the", "some", "any", "this", "that", "these", "those", "every", "each", "another",
-        "several", "many", "few", "all", "both", "lots", "much",
-    }
-)
-ADVERBS: frozenset[str] = frozenset(
-    """
-    currently also really usually still now often always sometimes just recently already
-    mostly mainly actually generally typically definitely totally absolutely rarely
-    frequently occasionally even only primarily regularly normally basically constantly
-    finally soon then first later once nowadays lately daily personally quite very so too
-    obviously certainly honestly clearly truly deeply strongly particularly especially
-    almost hardly barely mostly originally initially eventually today again ever
-    """.split()
-)
-HEDGES: frozenset[str] = frozenset(
-    {
-        "maybe", "probably", "perhaps", "possibly", "likely", "apparently", "supposedly", "presumably",
-    }
-)
-PREPOSITIONS: frozenset[str] = frozenset(
-    {
-        "at", "in", "to", "for", "from", "with", "on", "about", "into", "of", "as", "by", "up", "out", "off",
-        "over", "after", "under", "near", "onto", "through", "around", "towards", "toward", "within", "without",
-        "across", "during", "since", "before", "behind", "beside", "between", "like", "than", "via", "per",
-    }
-)
+DOUBLE_FINAL: frozenset[str] = lexicon_words("en", "doubled_finals")
+BE_FORMS: frozenset[str] = lexicon_words("en", "be_forms")
+DO_FORMS: frozenset[str] = lexicon_words("en", "do_forms")
+HAVE_FORMS: frozenset[str] = lexicon_words("en", "have_forms")
+MODALS: frozenset[str] = lexicon_words("en", "modals")
+NEGATIONS: frozenset[str] = lexicon_words("en", "negations")
+PRONOUNS: frozenset[str] = lexicon_words("en", "pronouns")
+FIRST_PERSON: frozenset[str] = lexicon_words("en", "first_person")
+POSSESSIVES: frozenset[str] = lexicon_words("en", "possessives")
+DETERMINERS: frozenset[str] = lexicon_words("en", "determiners")
+ADVERBS: frozenset[str] = lexicon_words("en", "adverbs")
+HEDGES: frozenset[str] = lexicon_words("en", "hedges")
+PREPOSITIONS: frozenset[str] = lexicon_words("en", "prepositions")
 # Prepositions that may be attached to a verb as part of the relation ("work at").
-PARTICLES: frozenset[str] = frozenset(
-    {
-        "at", "in", "to", "for", "from", "with", "on", "about", "into", "as", "by", "up", "out", "off", "over",
-        "after", "of", "onto", "towards", "toward",
-    }
-)
-CLAUSE_WORDS: frozenset[str] = frozenset(
-    {
-        "because", "but", "which", "who", "whom", "whose", "when", "while", "where", "although", "though",
-        "unless", "until", "whereas", "so", "if", "cause", "since", "that", "than", "yet", "whenever",
-        "wherever",
-    }
-)
-# fmt: on
-STOPWORDS: frozenset[str] = frozenset(
-    """
-    a an the and or but if of at by for with about against between into through during
-    before after above below to from up down in out on off over under again further then
-    once here there when where why how all any both each few more most other some such no
-    nor not only own same so than too very s t can will just don should now i me my myself
-    we our ours ourselves you your yours yourself yourselves he him his himself she her
-    hers herself it its itself they them their theirs themselves what which who whom this
-    that these those am is are was were be been being have has had having do does did
-    doing would could might must shall may also please tell know let us
-    """.split()
-)
+PARTICLES: frozenset[str] = lexicon_words("en", "verb_particles")
+CLAUSE_WORDS: frozenset[str] = lexicon_words("en", "clause_connectives")
+STOPWORDS: frozenset[str] = lexicon_words("en", "stopwords")
 
 CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern, re.IGNORECASE), repl)
@@ -366,7 +221,7 @@ def past_tense(base: str) -> str:
     return w + "ed"
 
 
-_DOUBLE_BEFORE_ING = frozenset({"run", "swim", "jog", "sit", "get", "put", "cut", "hit", "win", "dig", "begin", "set"})
+_DOUBLE_BEFORE_ING = lexicon_words("en", "doubled_before_ing")
 
 
 def gerund(base: str) -> str:

@@ -64,111 +64,65 @@ from dataclasses import dataclass, field
 from elephant_broker.language import english as en
 from elephant_broker.language import types as _types
 from elephant_broker.language.drafts import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Draft, TextContext, clean_name
+from elephant_broker.language.lexicon import mapping, words
 from elephant_broker.language.predicates import PREDICATE_LEXICON, predicate_key
 
-# fmt: off
-SUBJECT_PRONOUNS = {
-    "i", "you", "he", "she", "it", "we", "they", "this", "that", "there", "these", "those",
-}
-THIRD_PERSON = {
-    "he", "she", "him",
-}
-DROPPED = {
-    "you", "it", "they", "this", "that", "there", "these", "those", "them", "one", "us", "someone", "everyone",
-    "something", "everything", "nothing", "anything", "which", "what",
-}
-LEAD_FILLERS = {
-    "and", "but", "so", "also", "then", "well", "actually", "honestly", "anyway", "btw", "now", "currently",
-    "nowadays", "recently", "lately", "today", "oh", "plus", "besides", "still", "basically", "fun", "fact",
-    "fyi", "by", "the", "way",
-}
-HEDGE_VERBS = {
-    "think", "guess", "believe", "reckon", "suspect", "feel",
-}
-CLEAR_VERBS = {
-    "live", "work", "write", "marry", "like", "love", "enjoy", "hate", "dislike", "use", "know", "speak",
-    "prefer", "own", "study", "teach", "move", "graduate", "join", "found", "create", "build", "lead", "manage",
-    "eat", "drink", "have", "play", "learn", "develop", "support", "contain", "include", "grow", "attend",
-    "visit", "invent", "direct", "publish", "run", "adopt", "leave", "quit", "admire",
-}
+# The vocabulary lives in language/data/en.toml (``language.lexicon``): each table's doc says
+# what its words are for, and its examples run as tests.
+SUBJECT_PRONOUNS = words("en", "subject_pronouns")
+THIRD_PERSON = words("en", "third_person_pronouns")
+DROPPED = words("en", "dropped_subjects")
+LEAD_FILLERS = words("en", "lead_fillers")
+HEDGE_VERBS = words("en", "hedge_verbs")
+CLEAR_VERBS = words("en", "clear_verbs")
 # Words after which the next word is a noun even if it could be a verb ("my work").
-NOUN_DETERMINERS = (en.DETERMINERS - {"both", "all", "each", "many", "few", "much", "lots"}) | en.POSSESSIVES
-REPORTING_VERBS = {"say", "tell", "think", "believe", "claim", "mention", "hear", "guess", "feel", "know", "explain"}
-GET_FORMS = {"get", "gets", "got", "gotten", "getting", "become", "becomes", "became"}
-TAIL_PREPS = {"at", "from", "to", "for", "in", "with"}
-REQUEST_STARTS = (
-    "please ", "let's ", "let us ", "could you ", "can you ", "would you ", "remind me",
-)
-NOT_ADVERBS = {
-    "family", "italy", "supply", "apply", "reply", "rely", "fly", "july", "only", "daily", "holy", "ugly",
-    "belly", "jelly", "lily", "emily", "sally", "billy", "molly", "kelly", "ally", "rally", "bully", "silly",
-    "friendly", "lovely", "likely",
-}
+NOUN_DETERMINERS = (en.DETERMINERS - words("en", "non_noun_determiners")) | en.POSSESSIVES
+REPORTING_VERBS = words("en", "reporting_verbs")
+GET_FORMS = words("en", "get_forms")
+TAIL_PREPS = words("en", "tail_prepositions")
+REQUEST_STARTS = tuple(sorted(words("en", "request_starts")))
+NOT_ADVERBS = words("en", "not_adverbs")
 # Verbs that name an activity when they have no object: "I run every morning" ->
 # (Alice, does, running); "I can't swim" -> (Alice, can, swim, negated).
-ACTIVITY_VERBS = {
-    "run", "jog", "swim", "hike", "cycle", "bike", "ski", "skate", "surf", "dance", "sing", "cook", "bake",
-    "smoke", "drink", "meditate", "exercise", "climb", "box", "row", "paint", "draw", "knit", "dive", "drive",
-    "ride", "walk", "travel", "read", "write", "code", "program", "type", "sew", "fish", "camp", "golf",
-}
+ACTIVITY_VERBS = words("en", "activity_verbs")
 # Events whose date is the fact when nothing else follows: "I got married in June 2016".
-EVENT_WORDS = {"married", "divorced", "engaged", "retired", "graduated", "widowed", "separated"}
+EVENT_WORDS = words("en", "event_words")
 # Complements of "be" that describe the moment, not the subject ("I'm not kidding").
-STATE_WORDS = {"kidding", "joking", "serious", "sure", "sorry", "afraid", "ready", "done", "back", "here", "there"}
-WISH_VERBS = {"want", "hope", "wish", "long", "crave", "desire", "yearn"}
+STATE_WORDS = words("en", "state_words")
+WISH_VERBS = words("en", "wish_verbs")
 # Verbs whose gerund keeps its preposition before an ordinary noun: "enjoy listening to jazz".
-PREP_GERUNDS = {
-    ("listen", "to"), ("look", "at"), ("look", "for"), ("look", "after"), ("work", "on"), ("work", "with"),
-    ("talk", "to"), ("talk", "about"), ("read", "about"), ("learn", "about"), ("think", "about"),
-    ("play", "with"), ("deal", "with"), ("care", "for"), ("care", "about"), ("write", "about"),
-    ("chat", "with"), ("go", "to"), ("travel", "to"), ("hang", "out"), ("cook", "for"), ("dream", "about"),
-    ("volunteer", "at"), ("volunteer", "for"),
-}
+PREP_GERUNDS = frozenset((verb, prep) for verb, prep in (pair.split(" ", 1) for pair in words("en", "prep_gerunds")))
 # Adverbial particles that may be followed by a preposition: "grew up in", "hang out with".
-ADVERB_PARTICLES = {"up", "out", "off", "back", "down", "along", "away", "around", "over"}
-PHRASAL_PREPS = {"in", "at", "with", "to", "on", "for", "from", "into", "about", "near"}
-NAMING_WORDS = {"named", "called"}
-INDIRECT_PRONOUNS = {"me", "myself", "him", "himself", "herself", "us", "ourselves", "them", "themselves"}
-_TIME_UNITS = {
-    "day", "morning", "afternoon", "evening", "night", "week", "weekend", "month", "year", "summer", "winter",
-    "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekday", "hour",
-}
-_NUMBER_WORDS = {"two", "three", "four", "five", "six", "few", "couple"}
-_WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday", "weekend", "weekday"}
-_DAY_PARTS = {"morning", "afternoon", "evening", "night"}
+ADVERB_PARTICLES = words("en", "adverb_particles")
+PHRASAL_PREPS = words("en", "phrasal_prepositions")
+NAMING_WORDS = words("en", "naming_words")
+INDIRECT_PRONOUNS = words("en", "indirect_pronouns")
+_TIME_UNITS = words("en", "recurring_time_units")
+_NUMBER_WORDS = words("en", "number_words")
+_WEEKDAYS = words("en", "weekdays")
+_DAY_PARTS = words("en", "day_parts")
 # How well something is done is no part of what: "knows Lua (very) well", "speaks French a little".
-MANNER_WORDS = {"well", "badly", "poorly", "fluently", "perfectly", "decently", "okay", "ok", "fine", "passably"}
-INTENSIFIERS = {"very", "pretty", "really", "quite", "so", "fairly", "reasonably", "extremely", "super", "rather"}
+MANNER_WORDS = words("en", "manner_words")
+INTENSIFIERS = words("en", "manner_intensifiers")
 # Verbs that end a habit or use: "stopped using Slack" is a negated "use Slack".
-CESSATION_VERBS = {"stop", "quit", "cease"}
+CESSATION_VERBS = words("en", "cessation_verbs")
 # Objects whose place is the employer: "quit my job at Deloitte" -> no longer works at Deloitte.
-JOB_NOUNS = {"job", "position", "role", "post", "internship"}
+JOB_NOUNS = words("en", "job_nouns")
 # Objects of "go to" whose place is a school: "went to college at Stanford" -> studied at Stanford.
-SCHOOL_NOUNS = {"college", "school", "university", "uni"}
+SCHOOL_NOUNS = words("en", "school_nouns")
 # Verbs of making whose "with <tool>" is an instrument: "build a plugin system with Wasmtime"
 # uses Wasmtime. After these software and data verbs any unknown name is taken for a tool ...
-TOOL_VERBS = {
-    "build", "develop", "code", "program", "implement", "deploy", "prototype", "script", "automate",
-    "refactor", "debug", "migrate", "host", "train", "render", "visualise", "visualize", "plot", "test",
-    "ship", "compile", "analyse", "analyze", "process", "track", "monitor", "generate", "edit", "store",
-}
+TOOL_VERBS = words("en", "tool_verbs")
 # ... after these, done with people as often, only a known tool or language is ("write it with Tom").
-MAKING_VERBS = TOOL_VERBS | {
-    "write", "make", "create", "design", "draw", "paint", "record", "compose", "produce", "model", "run",
-    "manage", "schedule", "organise", "organize", "publish", "fix", "solve", "launch", "rewrite",
-}
+MAKING_VERBS = TOOL_VERBS | words("en", "making_verbs")
 # Nouns after "is (a)" that relate the subject to what follows: "an expert in Rust", "a fan of jazz".
-RELATIONAL_NOUNS = {
-    "expert", "specialist", "fan", "lover", "enthusiast", "member", "master", "beginner", "novice", "veteran",
-    "native", "regular", "addict", "devotee", "admirer", "supporter", "user", "pro", "connoisseur", "buff",
-}
+RELATIONAL_NOUNS = words("en", "relational_nouns")
 _CLOCK = re.compile(r"^\d{1,2}(?:am|pm)?$", re.IGNORECASE)
 _TOOLISH = {_types.TOOL, _types.LANGUAGE}
-_RELATIONAL_PREPS = {"in", "of", "at", "on", "with", "for", "about"}
-_MERIDIEM = {"am", "pm", "a.m", "p.m", "o'clock"}
+_RELATIONAL_PREPS = words("en", "relational_prepositions")
+_MERIDIEM = words("en", "meridiem")
 # Base wordings the type hints of ``language.types`` know, for keys also reached by participles.
 _KEY_BASES = {"works_at": "work at"}
-# fmt: on
 
 
 @dataclass
@@ -1384,14 +1338,7 @@ def _clauses(ws: list[str]) -> list[list[str]]:
 
 
 # "switched from Slack (to Discord)": Slack is no longer used; "moved from Boston": no longer lived in.
-_LEFT_BEHIND = {
-    "switch from": "use",
-    "change from": "use",
-    "migrate from": "use",
-    "move from": "live in",
-    "move out of": "live in",
-    "move away from": "live in",
-}
+_LEFT_BEHIND = mapping("en", "left_behind")
 
 
 def _is_schedule(phrase: str) -> bool:

@@ -44,125 +44,84 @@ from dataclasses import dataclass
 
 from elephant_broker.language import types as _types
 from elephant_broker.language.drafts import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Draft, TextContext
+from elephant_broker.language.lexicon import mapping, words
 from elephant_broker.language.occupations import is_occupation
 from elephant_broker.language.segment import has_cjk, is_latin, is_punct, join_words, pos_tag, word_freq, word_tag
 
 # fmt: off
-# (Word lists stay packed several to a line; one per line would be hundreds of lines.)
-FIRST_PERSON = {"我", "俺", "本人", "咱"}
-THIRD_PERSON = {"他", "她"}
-UNRESOLVABLE = {"它", "他们", "她们", "它们", "你", "您", "你们", "这", "那", "这个", "那个",
-                "这些", "那些", "其", "此", "大家", "别人", "有人", "谁", "什么", "哪", "每个人", "每人"}
-DEMONSTRATIVES = ("这个", "那个", "这些", "那些", "这家", "那家", "这位", "那位", "这款", "那款", "该")
-NEGATIONS = {"不", "没", "没有", "不再", "从不", "从来不", "从没", "从没有", "从来没有", "并不",
-             "并没有", "再也不", "未", "从未", "不曾", "没再", "别", "甭", "不会再", "不太", "不怎么", "不大"}
-HEDGES = {"可能", "也许", "大概", "或许", "估计", "似乎", "好像", "大约", "貌似", "说不定", "应该", "恐怕"}
-HEDGE_VERBS = {"觉得", "认为", "猜", "估计", "相信", "感觉", "听说"}
+# The word lists live in language/data/zh.toml (``language.lexicon``): each table's doc says
+# what its words are for, and its examples run as tests.
+FIRST_PERSON = words("zh", "first_person")
+THIRD_PERSON = words("zh", "third_person")
+UNRESOLVABLE = words("zh", "unresolvable")
+DEMONSTRATIVES = words("zh", "demonstratives")
+NEGATIONS = words("zh", "negations")
+HEDGES = words("zh", "hedge_adverbs")
+HEDGE_VERBS = words("zh", "hedge_verbs")
 # Adverbs and aspect words that say nothing about the relation itself.
-ADVERBS = {
-    "目前", "现在", "正在", "正", "也", "都", "很", "非常", "最近", "一直", "已经", "经常", "还",
-    "又", "再", "真的", "特别", "挺", "比较", "总是", "常常", "平时", "主要", "就", "才", "刚",
-    "刚刚", "曾经", "曾", "已", "一般", "通常", "偶尔", "有时", "有时候", "仍然", "依然", "始终",
-    "早就", "早已", "终于", "马上", "将", "将要", "大多", "基本上", "其实", "确实", "真", "超",
-    "十分", "相当", "更", "越来越", "老是", "天天", "每天", "常", "依旧", "仍", "一向", "向来",
-    "至今", "如今", "当前", "眼下", "还是", "也都", "都还", "蛮", "超级", "尤其", "特", "极",
-    "每周", "每年", "每月", "每晚", "每周末", "每天早上", "每天晚上", "每个周末", "每星期",
-    "只", "只是", "全", "全都", "只有", "在家", "一起", "亲自", "独自", "平常",
-    "以前", "之前", "过去", "原来", "本来", "当时", "后来", "从前", "早先", "以后", "将来", "从此",
-}
-KEEP_ADVERBS = {"最"}
-ASPECT = {"了", "过", "着"}
-PARTICLES = {"了", "吧", "啊", "呀", "啦", "嘛", "哦", "呢", "哈", "喔", "咯", "哟", "的话", "而已", "罢了"}
-COPULAS = {"是", "就是", "正是", "也是", "都是", "才是", "乃是", "便是", "即是", "还是"}
-COORDINATORS = {"和", "与", "及", "以及", "跟", "或", "或者", "还有", "同", "、", "/", "＆", "&", "加上"}
-CONTINUATIONS = {"并", "并且", "而且", "然后", "同时", "还", "也", "再", "又", "接着", "来", "去"}
+ADVERBS = words("zh", "adverbs")
+KEEP_ADVERBS = words("zh", "kept_adverbs")
+ASPECT = words("zh", "aspect_markers")
+PARTICLES = words("zh", "particles")
+COPULAS = words("zh", "copulas")
+COORDINATORS = words("zh", "coordinators")
+CONTINUATIONS = words("zh", "continuations")
 # Prepositions whose phrase may carry the object of an objectless verb (在清华大学任教).
-LOCATIVE_PREPS = {"在", "于", "从", "对", "跟", "和", "与", "给", "向", "为", "替", "帮", "同", "朝", "到"}
+LOCATIVE_PREPS = words("zh", "locative_prepositions")
 # Verb complements glued to the verb when an object follows (住在, 搬到, 毕业于).
-COMPLEMENTS = {"在", "到", "于", "给", "成", "为", "自", "向", "往"}
+COMPLEMENTS = words("zh", "verb_complements")
 # Words jieba tags as something else but that act as verbs here.
-VERB_WORDS = {
-    "用", "精通", "任教", "擅长", "就读", "就职", "任职", "毕业", "出生", "居住", "位于", "来自",
-    "搭建", "喜欢", "讨厌", "热爱", "最爱", "爱", "上班", "入职", "创办", "创立", "搬到", "搬去",
-    "移居", "定居", "掌握", "支持", "包含", "使用", "养", "开发", "感兴趣", "嫁给", "实习", "会",
-    "住", "生活", "工作", "学习", "研究", "负责", "认识", "属于", "拥有", "叫", "姓", "加入",
-    "离开", "辞职", "退出", "结婚", "喝", "吃", "写", "学", "教", "做", "有", "去", "来", "当",
-    "担任", "成为", "迷上", "爱上", "改用", "换成", "坐", "开", "玩", "看", "听", "读",
-    "部署", "安装", "运行", "托管", "转向", "发布", "推出", "收购", "投资", "编辑", "处理", "管理", "分析",
-    "记录", "剪辑", "设计", "读书", "上学", "念书", "读研", "读博", "求学", "教书", "念", "攻读",
-}
+VERB_WORDS = words("zh", "verb_words")
 # Verbs whose complement may be a bare activity verb (喜欢游泳, 会开车).
-CATENATIVES = {"喜欢", "爱", "讨厌", "去", "想", "要", "会", "开始", "学", "学会", "打算", "享受", "热爱",
-               "擅长", "习惯", "最爱", "准备", "计划", "坚持", "放弃", "害怕", "怕", "负责", "继续", "停止",
-               "不再", "爱上", "迷上"}
+CATENATIVES = words("zh", "catenatives")
 # Objectless verbs whose place/organisation comes in a 在-phrase (在X工作).
-LOCATIVE_VERBS = {"工作", "上班", "任教", "学习", "读书", "生活", "住", "实习", "长大", "出生",
-                  "发展", "创业", "研究", "就读", "任职", "就职", "教书", "定居", "居住", "念书",
-                  "上学", "读研", "读博", "求学"}
+LOCATIVE_VERBS = words("zh", "locative_verbs")
 # Relation verbs clear enough to earn full confidence.
-CLEAR_VERBS = {
-    "是", "住在", "居住在", "生活在", "来自", "毕业于", "出生于", "出生在", "生于", "位于", "总部位于",
-    "任教", "工作", "上班", "就职于", "任职于", "就读于", "精通", "擅长", "喜欢", "爱", "热爱", "讨厌",
-    "用", "使用", "加入", "创立", "创办", "搬到", "搬去", "嫁给", "娶", "叫", "姓", "属于", "拥有",
-    "有", "会", "掌握", "支持", "包含", "最爱", "认识", "养", "学习", "学", "吃", "喝", "入职", "定居",
-    "移居", "实习", "负责", "开发",
-}
+CLEAR_VERBS = words("zh", "clear_verbs")
 # Generic classifier nouns stripped after a known name ("Python 脚本" -> "Python").
-GENERIC_HEADS = ("编程语言", "语言", "脚本", "代码", "框架", "工具", "软件", "平台", "数据库")
-NOMINAL_FLAGS = {"n", "nr", "nrfg", "nrt", "ns", "nt", "nz", "nw", "ng", "eng", "m", "q", "mq",
-                 "a", "an", "b", "j", "l", "s", "z", "vn", "i", "k", "h", "ME", "NAME", "TIME", "r",
-                 "g", "x_latin", "ACT"}
-VERB_FLAGS = {"v", "vd", "vg", "vi", "vq", "vf", "vx", "VERB"}
-REQUEST_STARTS = ("请", "帮我", "帮忙", "麻烦", "能不能", "可不可以", "给我", "让我们", "我们来")
+GENERIC_HEADS = words("zh", "generic_heads")
+NOMINAL_FLAGS = words("zh", "nominal_tags")
+VERB_FLAGS = words("zh", "verb_tags")
+REQUEST_STARTS = tuple(sorted(words("zh", "request_starts")))
 _CLAUSE_SPLIT = re.compile(r"[，,：:]")
-_NAME_PREFIX = set("小老阿")
-_MODALS = {"是", "想", "要", "能"}
-_CLAUSE_OPENERS = {"但是", "不过", "而且", "所以", "因为", "并且", "然后", "另外", "此外", "其实"}
-_INDEFINITES = {"一个", "一名", "一位", "一台", "一只"}
-_NAME_TAIL_WORDS = set("会是在和用去有要想能也都就说爱给跟把被从对很最")
+_NAME_PREFIX = words("zh", "name_prefixes")
+_MODALS = words("zh", "modal_verbs")
+_CLAUSE_OPENERS = words("zh", "clause_openers")
+_INDEFINITES = words("zh", "indefinites")
+_NAME_TAIL_WORDS = words("zh", "name_tail_characters")
 _VERB_MEASURE = re.compile(r"^(.+?)([一两几半][杯个只本份次趟下碗瓶件辆台])$")
 # Transitive verb heads jieba glues to their object (喝茶, 打篮球, 弹钢琴, 养猫): split
 # when the rest is a noun, so 我只喝茶 reads like 我只喝咖啡 does.
-VO_HEADS = set("喝吃看打弹玩学写听踢养")
-VO_SINGLE_OBJECTS = set("茶饭书酒球歌牌棋猫狗鱼菜字水药奶面粥")
+VO_HEADS = words("zh", "vo_heads")
+VO_SINGLE_OBJECTS = words("zh", "vo_single_objects")
 # Activities done without an object: 我每天早上跑步 -> (speaker, 习惯, 跑步).
-ACTIVITY_VERBS = {
-    "跑步", "慢跑", "晨跑", "夜跑", "游泳", "健身", "锻炼", "散步", "爬山", "登山", "徒步", "骑行", "骑车",
-    "滑雪", "滑冰", "冲浪", "潜水", "冥想", "打坐", "跳舞", "唱歌", "画画", "钓鱼", "旅游", "旅行", "开车",
-    "抽烟", "吸烟", "做饭", "遛狗", "健走", "练琴", "写作", "熬夜", "早起", "午睡", "加班", "下棋",
-    "开会", "上课", "打球", "练字", "弹琴",
-}
+ACTIVITY_VERBS = words("zh", "activity_verbs")
 # Habit markers; a bare activity verb with one of these, or none at all, is a habit.
-HABIT_WORDS = {"每天", "每周", "每周末", "每年", "每月", "每晚", "每天早上", "每天晚上", "天天", "经常", "常常",
-               "常", "平时", "平常", "通常", "一般", "总是", "偶尔", "有时", "有时候", "一直", "从来", "周末"}
+HABIT_WORDS = words("zh", "habit_words")
 # Events stated with a time (我2015年结婚) and, for the symmetric ones, a partner
 # (我和妻子在2015年结婚).
-EVENT_VERBS = {"结婚", "离婚", "订婚", "退休", "毕业", "出生", "分手", "相识", "相遇", "认识"}
-SYMMETRIC_EVENTS = {"结婚", "离婚", "订婚", "分手", "相识", "相遇", "认识"}
+EVENT_VERBS = words("zh", "event_verbs")
+SYMMETRIC_EVENTS = words("zh", "symmetric_events")
 # Wishes are not facts: 我希望以后住在海边 / 我想要一台新电脑 state nothing yet.
-WISH_VERBS = {"希望", "想要", "想", "盼望", "渴望", "期望", "梦想", "巴不得", "但愿", "真想", "好想"}
+WISH_VERBS = words("zh", "wish_verbs")
 # Doing a job: 我在银行做会计 -> (S, 职业, 会计) and (S, 工作, 银行).
-JOB_VERBS = {"做", "当", "担任", "干"}
+JOB_VERBS = words("zh", "job_verbs")
 OCCUPATION = "职业"
 WORKS_AT = "工作"
 # Studying somewhere: 在复旦大学读书 -> (S, 就读于, 复旦大学) when the place is a school.
-STUDY_VERBS = {"读书", "上学", "念书", "读研", "读博", "求学"}
+STUDY_VERBS = words("zh", "study_verbs")
 STUDIES_AT = "就读于"
 # 在浙大读研究生 / 在复旦念大学: a study verb with the degree as its object.
-STUDY_HEADS = {"读", "念", "上", "攻读"}
-DEGREES = {"研究生", "博士", "硕士", "本科", "大学", "大专", "高中", "初中", "小学", "中学", "研", "博", "书", "博士后",
-           "MBA"}
+STUDY_HEADS = words("zh", "study_heads")
+DEGREES = words("zh", "degrees")
 # Teaching somewhere: 在复旦大学教书 -> (S, 任教, 复旦大学).
-TEACH_VERBS = {"教书", "教学", "执教"}
+TEACH_VERBS = words("zh", "teach_verbs")
 TEACHES_AT = "任教"
 # Attribute nouns whose value follows 是 (我老家是长沙, 我生日是5月3日): the owner has
 # the attribute, the value is its object; with 在 only those whose value is a place
 # (我老家在湖南长沙 -> (S, 老家, 湖南长沙); 我公司在望京 only says where the company is).
-ATTRIBUTE_NOUNS = {
-    "老家", "家乡", "故乡", "籍贯", "出生地", "户籍", "住址", "地址", "生日", "年龄", "学校", "母校", "公司",
-    "单位", "专业", "邮箱", "电话", "手机号", "工作", "职业", "名字", "星座", "血型", "属相", "爱好", "身高",
-}
-PLACE_ATTRIBUTES = {"老家", "家乡", "故乡", "籍贯", "出生地", "户籍", "住址", "地址"}
+ATTRIBUTE_NOUNS = words("zh", "attribute_nouns")
+PLACE_ATTRIBUTES = words("zh", "place_attributes")
 # 每周六 / 每个月 / 每天早上: how often, an adverb (jieba tags some of them as nouns or idioms).
 _EVERY_TIME = re.compile(
     r"^每(?:个)?(?:天|日|晚|夜|周|星期|礼拜|月|年|季度|周末)"
@@ -173,19 +132,14 @@ _CLOCK_TIME = re.compile(r"^[\d一二三四五六七八九十两]+点(?:半|钟|
 _VERB_COUNT = re.compile(r"^[\d一二两三四五六七八九十几]+[次趟回遍下]$")
 # Where a company's headquarters is, or moved: 蓝鲸集团总部位于深圳 / 总部迁到了杭州.
 HEADQUARTERS = "总部"
-_HQ_VERBS = {
-    "位于": "总部位于", "在": "总部位于", "设在": "总部位于", "设于": "总部位于", "坐落于": "总部位于",
-    "坐落在": "总部位于", "迁到": "总部迁到", "迁往": "总部迁到", "迁去": "总部迁到", "搬迁到": "总部迁到",
-    "搬到": "总部搬到", "搬去": "总部搬到", "搬往": "总部搬到", "迁至": "总部迁至", "搬至": "总部迁至",
-    "搬迁至": "总部迁至",
-}
+_HQ_VERBS = mapping("zh", "headquarters_verbs")
 # Verbs of change that give an attribute a new value: 星河科技的CEO换成了李明远.
-CHANGE_VERBS = {"换成", "变成", "改成", "换为", "改为", "变为", "更换为", "变更为", "更改为"}
+CHANGE_VERBS = words("zh", "change_verbs")
 # Naming verbs: 我的猫叫咪咪, 我女儿名叫李小雨, (一只猫，)名字叫旺财.
-NAMING_VERBS = {"叫", "名叫", "叫做", "取名", "取名叫", "起名叫", "名为"}
+NAMING_VERBS = words("zh", "naming_verbs")
 # A dish is one name: 番茄炒蛋, 青椒炒肉, 红烧肉 stays whole.
-_COOKING = set("炒炖烧煮蒸焖拌烤煎卤")
-_INGREDIENT_ENDS = set("肉蛋鸡鱼虾菜饭面粉豆茄椒瓜骨排丝片丁块")
+_COOKING = words("zh", "cooking_characters")
+_INGREDIENT_ENDS = words("zh", "ingredient_endings")
 
 
 # fmt: on
@@ -324,7 +278,7 @@ def _merge_every(toks: list[Tok]) -> list[Tok]:
     return out
 
 
-_WEEK_WORDS = {"每周", "周", "星期", "每星期", "礼拜", "每个礼拜", "每礼拜"}
+_WEEK_WORDS = words("zh", "week_words")
 
 
 def _split_weekdays(toks: list[Tok]) -> list[Tok]:
@@ -448,9 +402,7 @@ def _merge_names(toks: list[Tok]) -> list[Tok]:
     return out
 
 
-_INSTITUTION_HEADS = {
-    "小学", "中学", "大学", "学院", "学校", "医院", "银行", "幼儿园", "研究所", "研究院", "公司", "集团",
-}  # fmt: skip
+_INSTITUTION_HEADS = words("zh", "institution_heads")
 _ORDINAL = re.compile(r"^第[一二三四五六七八九十百\d]+$")
 
 
@@ -1317,7 +1269,7 @@ def _read_event(verb: str, neg: bool, valid_from: str | None, state: State, ctx:
     return drafts
 
 
-_NAME_FILLERS = {"它", "的", "名字", "名", "小名", "大名", "全名", "就", "也", "都"}
+_NAME_FILLERS = words("zh", "name_fillers")
 
 
 def _name_after(toks: list[Tok], ctx: TextContext) -> tuple[str, str | None] | None:

@@ -61,6 +61,22 @@ def words(language: Language, name: str) -> frozenset[str]:
     return lexicons(language)[name].entries
 
 
+def mapping(language: Language, name: str) -> dict[str, str]:
+    """Return a lexicon whose entries are written ``"key => value"`` as a mapping.
+
+    Raises:
+        KeyError: If the language has no lexicon of that name.
+        ValueError: If an entry is not of the form ``"key => value"``.
+    """
+    pairs = {}
+    for entry in words(language, name):
+        key, arrow, value = entry.partition(" => ")
+        if not arrow or not key or not value:
+            raise ValueError(f"lexicon {language}.{name}: {entry!r} is not 'key => value'")
+        pairs[key] = value
+    return pairs
+
+
 def _lexicon(name: str, language: Language, table: Any) -> Lexicon:
     try:
         entries = table.get("words", table.get("tags"))
