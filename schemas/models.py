@@ -24,6 +24,7 @@ from elephant_broker.schemas.ids import (
     check_text,
 )
 from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 FactStatus = Literal["active", "superseded", "rejected", "disputed"]
 """active: current truth; superseded: was true, replaced (history); rejected: lost a review."""
@@ -246,6 +247,15 @@ class Perception(Addressed):
         "predicates, conflict review and provenance as usual) and the text is not read; [] stores the text "
         "without facts. At most 1,000, and the text at most 1,500 characters.",
     )
+    # Set by the Broker and the CLI when they cut a long text; kept out of the JSON schema so
+    # Studio forms and tool schemas (langgraph dev's /mcp) stay narrow, and out of dumps when unset.
+    preceding_text: SkipJsonSchema[str | None] = Field(
+        default=None,
+        exclude_if=lambda value: value is None,
+        description="The end of the text just before this one (the previous piece of a long text): the "
+        "Reader sees it only to know whom or what a word refers to, takes no fact from it, and it is "
+        "neither stored nor part of the episode's identity.",
+    )
 
     @field_validator("text")
     @classmethod
@@ -275,6 +285,11 @@ class Perception(Addressed):
                 "(Broker.remember_facts splits a longer text and places each fact)"
             )
         return self
+
+    @field_validator("preceding_text")
+    @classmethod
+    def _preceding_text(cls, value: str | None) -> str | None:
+        return check_text(value, "preceding_text", MAX_EPISODE_CHARS) if value else None
 
     @field_validator("source")
     @classmethod
@@ -455,8 +470,17 @@ class Answer(BaseModel):
     )
 
 
+def _absent(value: object) -> bool:
+    return value is None
+
+
 class IngestReport(BaseModel):
-    """Counts of what one ingest call added (the CLI's ``--json`` contract)."""
+    """Counts of what one ingest call added (the CLI's ``--json`` contract).
+
+    The ``model_*`` counts are what the chat model cost the Reader; they are present when
+    a model is configured (LLM mode) and left out of the report, and of its JSON,
+    offline. Entity adjudication's calls (``identity_llm_*``) are not in them.
+    """
 
     episodes: int = Field(default=0, description="Episodes written (a run held for review writes none yet).")
     facts: int = Field(default=0, description="Facts the write created (a repeated fact only gains weight).")
@@ -466,9 +490,37 @@ class IngestReport(BaseModel):
     notes: list[str] = Field(
         default_factory=list, description="What went differently, e.g. the model failed and the offline Reader read."
     )
+    model_calls: int | None = Field(
+        default=None,
+        ge=0,
+        exclude_if=_absent,
+        description="LLM mode: requests the Reader sent to the chat model (one per text piece read; a reply "
+        "that did not parse and was asked again counts twice; a reading found in the LLM cache counts none).",
+    )
+    model_cached: int | None = Field(
+        default=None,
+        ge=0,
+        exclude_if=_absent,
+        description="LLM mode: text pieces whose reading came from the LLM cache, without a request.",
+    )
+    model_input_tokens: int | None = Field(
+        default=None,
+        ge=0,
+        exclude_if=_absent,
+        description="LLM mode: prompt (input) tokens of those requests, as the model reported them.",
+    )
+    model_output_tokens: int | None = Field(
+        default=None,
+        ge=0,
+        exclude_if=_absent,
+        description="LLM mode: completion (output) tokens of those requests, as the model reported them.",
+    )
 
     def __add__(self, other: IngestReport) -> IngestReport:
-        """Sum two reports (used to total a multi-episode ingest); notes are kept once each."""
+        """Sum two reports (used to total a multi-episode ingest); notes are kept once each.
+
+        A model count absent from both (offline) stays absent; absent from one counts as 0.
+        """
         return IngestReport(
             episodes=self.episodes + other.episodes,
             facts=self.facts + other.facts,
@@ -476,7 +528,16 @@ class IngestReport(BaseModel):
             conflicts=self.conflicts + other.conflicts,
             reread=self.reread + other.reread,
             notes=list(dict.fromkeys([*self.notes, *other.notes])),
+            **{name: _sum_present(getattr(self, name), getattr(other, name)) for name in MODEL_COUNTS},
         )
+
+
+MODEL_COUNTS: tuple[str, ...] = ("model_calls", "model_cached", "model_input_tokens", "model_output_tokens")
+"""The ``IngestReport`` fields that count what the chat model cost the Reader."""
+
+
+def _sum_present(left: int | None, right: int | None) -> int | None:
+    return None if left is None and right is None else (left or 0) + (right or 0)
 
 
 ENTITY_TYPES: tuple[str, ...] = (

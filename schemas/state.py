@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Annotated, Any, NotRequired, Protocol, TypeVar
 
 from elephant_broker.schemas.models import (
+    MODEL_COUNTS,
     Conflict,
     Entity,
     EntityRow,
@@ -56,6 +57,19 @@ def merge_by_id(left: Sequence[ItemT] | None, right: Sequence[ItemT] | None) -> 
 def add_notes(left: Sequence[str] | None, right: Sequence[str] | None) -> list[str]:
     """Reducer: append notes, each kept once, in the order they were first made."""
     return list(dict.fromkeys([*(left or []), *(right or [])]))
+
+
+def keep_model_cost(left: IngestReport | None, right: IngestReport) -> IngestReport:
+    """Reducer: the newer report, carrying the model counts of the one before when it has none.
+
+    The read node writes a report holding only what the chat model cost the reading
+    (LLM mode; it writes one on every run, so a thread reused for another text starts
+    from that run's counts); the nodes after it write the report of the write, which
+    does not count model calls. The final report has both.
+    """
+    if left is None or right.model_calls is not None or left.model_calls is None:
+        return right
+    return right.model_copy(update={name: getattr(left, name) for name in MODEL_COUNTS})
 
 
 class IngestOutput(TypedDict):
@@ -117,6 +131,8 @@ class Request(TypedDict, total=False):
     derived_from: list[str] | None
     given_facts: list[Quintuple] | None
     """Facts given with the text (``Perception.given_facts``): stored as given, the text is not read."""
+    preceding_text: str | None
+    """The end of the text before this one (``Perception.preceding_text``): context for the Reader only."""
 
 
 class IngestState(Request, total=False):
@@ -155,7 +171,8 @@ class IngestState(Request, total=False):
     # build_facts (plan: only when the episode needs writing), review_conflicts, commit_episode
     plan: EpisodeWrite
     """The episode's write, without vectors; review folds its decisions in."""
-    report: IngestReport
+    report: Annotated[IngestReport, keep_model_cost]
+    """What the ingest added; ``read_text`` first records what the model cost (LLM mode)."""
     conflicts: list[Conflict]
     """What the episode contradicts (detect_conflicts), then the same conflicts decided (review_conflicts)."""
 
@@ -205,8 +222,8 @@ class IngestBatchState(TypedDict, total=False):
     """Each episode's write, without vectors; ``settle_batch`` folds its decisions in."""
     conflicts: list[Conflict]
     """Every conflict of the batch, decided (settle_batch)."""
-    # commit_batch
-    report: IngestReport
+    # read_batch (what the model cost, LLM mode), then commit_batch (the totals)
+    report: Annotated[IngestReport, keep_model_cost]
     reports: list[IngestReport]
 
 
