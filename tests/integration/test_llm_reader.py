@@ -242,24 +242,16 @@ def test_a_one_valued_predicate_of_the_schema_makes_a_second_value_a_conflict(co
         '[[predicates]]\nname = "coaches"\ncardinality = "one"\n\n[[predicates]]\nname = "lives in"\n',
         encoding="utf-8",
     )
+    said = ["Maria coaches the Ravens.", "Maria coaches the Falcons."]
     for schema, conflicts in ((str(path), 1), ("", 0)):
-        home = tmp_path / f"home-{bool(schema)}"
-        broker = Broker(home=str(home), store="embedded", agent_id="test", llm="", schema=schema)
-        broker.remember("Maria coaches the Ravens.", speaker="Ben")
-        report = broker.remember("Maria coaches the Falcons.", speaker="Ben")
-        assert report.conflicts == conflicts, schema
-        active = {f.object for f in broker.facts() if f.status == "active"}
+        # One home (one embedded server), an agent per case: one text at a time, then a batch.
+        one = Broker(home=context.home, store="embedded", agent_id=f"one-{bool(schema)}", llm="", schema=schema)
+        one.remember(said[0], speaker="Ben")
+        assert one.remember(said[1], speaker="Ben").conflicts == conflicts, schema
+        active = {f.object for f in one.facts() if f.status == "active"}
         assert active == ({"Falcons"} if conflicts else {"Ravens", "Falcons"})
-        batch = Broker(
-            home=str(tmp_path / f"batch-{bool(schema)}"), store="embedded", agent_id="test", llm="", schema=schema
-        )
-        batched = batch.remember_many(
-            [
-                Perception(text="Maria coaches the Ravens.", speaker="Ben"),
-                Perception(text="Maria coaches the Falcons.", speaker="Ben"),
-            ]
-        )
-        assert batched.conflicts == conflicts, schema
+        batch = Broker(home=context.home, store="embedded", agent_id=f"batch-{bool(schema)}", llm="", schema=schema)
+        assert batch.remember_many([Perception(text=text, speaker="Ben") for text in said]).conflicts == conflicts
 
 
 def test_a_bad_schema_fails_before_anything_is_read(context: Context, tmp_path: Path) -> None:
