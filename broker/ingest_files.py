@@ -48,12 +48,8 @@ def read_perceptions(path: Path, **defaults: Any) -> list[Perception]:
     suffix = path.suffix.lower()
     if suffix not in TEXT_SUFFIXES | TURN_SUFFIXES:
         raise ValueError(f"{path}: unsupported file type {suffix or '(none)'}; use .txt, .md or .jsonl")
-    try:
-        content = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as error:
-        raise ValueError(f"{path}: not UTF-8 text ({error.reason})") from error
-    base = {key: value for key, value in defaults.items() if value is not None}
-    base.setdefault("source", source_name(path))
+    content = _text_of(path, "utf-8")
+    base = _defaults_of(path, defaults)
     if suffix in TURN_SUFFIXES:
         return _read_turns(path, content, base)
     # Checked on the whole file first, so the message can say on which line.
@@ -163,13 +159,9 @@ def read_facts(path: Path, **defaults: Any) -> list[Perception]:
     suffix = path.suffix.lower()
     if suffix not in FACT_SUFFIXES:
         raise ValueError(f"{path}: unsupported facts file type {suffix or '(none)'}; use .jsonl or .csv")
-    try:
-        # utf-8-sig: a spreadsheet's CSV export often starts with a byte-order mark.
-        content = path.read_text(encoding="utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise ValueError(f"{path}: not UTF-8 text ({error.reason})") from error
-    base = {key: value for key, value in defaults.items() if value is not None}
-    base.setdefault("source", source_name(path))
+    # utf-8-sig: a spreadsheet's CSV export often starts with a byte-order mark.
+    content = _text_of(path, "utf-8-sig")
+    base = _defaults_of(path, defaults)
     records = _fact_lines(path, content) if suffix == ".jsonl" else _fact_rows(path, content)
     rows: list[GivenFact] = []
     labels: list[str] = []
@@ -184,6 +176,21 @@ def read_facts(path: Path, **defaults: Any) -> list[Perception]:
     if not rows:
         raise ValueError(f"{path}: no facts")
     return given_perceptions(rows, labels=labels, **base)
+
+
+def _text_of(path: Path, encoding: str) -> str:
+    """Read a file as text; a file that is not UTF-8 is refused in one line naming it."""
+    try:
+        return path.read_text(encoding=encoding)
+    except UnicodeDecodeError as error:
+        raise ValueError(f"{path}: not UTF-8 text ({error.reason})") from error
+
+
+def _defaults_of(path: Path, defaults: dict[str, Any]) -> dict[str, Any]:
+    """The fields given for every record of a file: those set, and the file's name as the source by default."""
+    base = {key: value for key, value in defaults.items() if value is not None}
+    base.setdefault("source", source_name(path))
+    return base
 
 
 def _check_fact_fields(where: str, record: dict[str, Any]) -> None:

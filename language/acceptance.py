@@ -35,11 +35,11 @@ rule over a construction, its words in ``language/data/<language>.toml``
 
 from __future__ import annotations
 
-import functools
 import re
 
 from elephant_broker.language import types as _types
 from elephant_broker.language.drafts import FALLBACK, HEDGED, TextContext
+from elephant_broker.language.english import word_classes
 from elephant_broker.language.lexicon import Language, words
 from elephant_broker.language.segment import has_cjk, pos_tag
 from elephant_broker.schemas.models import Quintuple
@@ -106,12 +106,9 @@ def _is_group(subject: str, language: Language, me: str) -> bool:
 # -- English ------------------------------------------------------------------------------
 
 
-@functools.lru_cache(maxsize=16384)
 def _readings(word: str) -> frozenset[str]:
     """Universal POS tags the English word list gives a lower-case word (empty when unknown: a name)."""
-    import lemminflect  # its word list loads on first use; most commands never read English
-
-    return frozenset(lemminflect.getAllLemmas(word))
+    return frozenset(word_classes(word))
 
 
 def _name_token(token: str) -> bool:
@@ -147,9 +144,7 @@ def _is_time_word(word: str) -> bool:
 
 
 def _plural_noun(word: str) -> bool:
-    import lemminflect
-
-    return any(lemma != word for lemma in lemminflect.getAllLemmas(word).get("NOUN", ()))
+    return any(lemma != word for lemma in word_classes(word).get("NOUN", ()))
 
 
 _NAMED_KINDS = (_types.TOOL, _types.LANGUAGE, _types.ORGANIZATION, _types.PLACE)
@@ -276,15 +271,22 @@ def _zh_subject(quintuple: Quintuple, ctx: TextContext, sentence: str) -> bool:
     if _zh_named(subject, ctx, sentence):
         return True
     # An owner's relative or thing: 李强女儿, 我们公司, 小王的猫 (a noun after a speaker, group or name).
-    owners = [ctx.me, *sorted(words("zh", "group_first_person"), key=len, reverse=True)]
-    for owner in owners:
-        if subject.startswith(owner) and len(subject) > len(owner):
-            return _zh_noun(subject[len(owner) :].lstrip("的"))
+    head = _speakers_thing(subject, ctx.me)
+    if head is not None:
+        return _zh_noun(head)
     for role in _types.PERSON_ROLES:
         if subject.endswith(role) and len(subject) > len(role):
             owner = subject[: -len(role)].rstrip("的")
             return bool(owner) and _zh_named(owner, ctx)
     return False
+
+
+def _speakers_thing(subject: str, me: str) -> str | None:
+    """The head after the speaker or a group the speaker is in (小王猫 -> 猫, 我们的公司 -> 公司), else None."""
+    for owner in sorted([me, *words("zh", "group_first_person")], key=len, reverse=True):
+        if subject.startswith(owner) and len(subject) > len(owner):
+            return subject[len(owner) :].lstrip("的")
+    return None
 
 
 def _zh_person(name: str, ctx: TextContext) -> bool:
@@ -310,9 +312,8 @@ def _zh_trusted(quintuple: Quintuple, ctx: TextContext) -> bool:
     named = _types.gazetteer_type(subject) is not None or (len(tagged) == 1 and tagged[0][1] in _NAME_WORD_TAGS)
     if named and (len(pos_tag(quintuple.object)) <= 2 or _types.gazetteer_type(quintuple.object)):
         return True
-    for owner in [ctx.me, *words("zh", "group_first_person")]:
-        if subject.startswith(owner) and len(subject) > len(owner):
-            return True
+    if _speakers_thing(subject, ctx.me) is not None:
+        return True
     owner = "".join(word for word, _ in tagged[:1])
     return len(tagged) > 1 and tagged[0][1] in _PERSON_TAGS and _zh_noun(subject[len(owner) :].lstrip("的"))
 
@@ -346,10 +347,8 @@ def _zh_before_object(quintuple: Quintuple, sentence: str) -> str:
 def _zh_clause_has(quintuple: Quintuple, sentence: str, lexicon: str) -> bool:
     """Whether a word of ``lexicon`` is a token of the clause before the object, or of the predicate."""
     entries = words("zh", lexicon)
-    clause = _zh_before_object(quintuple, sentence) or quintuple.predicate
-    return any(word in entries for word, _ in pos_tag(clause)) or any(
-        word in entries for word, _ in pos_tag(quintuple.predicate)
-    )
+    texts = {_zh_before_object(quintuple, sentence), quintuple.predicate} - {""}
+    return any(word in entries for text in texts for word, _ in pos_tag(text))
 
 
 def _zh_not_at(quintuple: Quintuple, sentence: str) -> bool:

@@ -134,17 +134,26 @@ def lemma(word: str) -> str:
     return w
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=16384)
+def word_classes(word: str) -> dict[str, tuple[str, ...]]:
+    """Return ``lemminflect``'s readings of a lower-case word: universal POS tag -> lemmas (empty when unknown).
+
+    "tired" -> {ADJ: (tired,), VERB: (tire,)}; an unknown word (most names) -> {}. The
+    word list loads on the first call; most commands never read English.
+    """
+    import lemminflect
+
+    return dict(lemminflect.getAllLemmas(word))
+
+
 def is_inflected_verb(word: str) -> bool:
     """Return True for a past, participle or -ing form by the English word list ("faced", "focusing").
 
     ``lemma`` knows the verbs of ``VERB_BASES``; this asks ``lemminflect``'s lexicon, so a
     verb outside that list is not inflected a second time ("faceds").
     """
-    import lemminflect  # loads its word list on first use
-
     w = word.lower()
-    return any(base != w for base in lemminflect.getAllLemmas(w).get("VERB", ())) and not w.endswith("s")
+    return any(base != w for base in word_classes(w).get("VERB", ())) and not w.endswith("s")
 
 
 def is_verb(word: str) -> bool:

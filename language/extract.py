@@ -226,14 +226,15 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
             continue
         reader = extract_zh if detect_language(sentence) == "zh" else extract_en
         language: Language = "zh" if reader is extract_zh else "en"
+        # A sentence a construction pattern reads is not read by the rules as well.
         delimited = read_patterns(sentence, language)
-        for draft in [*delimited, *([] if delimited else reader.read_sentence(sentence, ctx))]:
+        for draft in delimited or reader.read_sentence(sentence, ctx):
             for read in finish(draft, sentence, ctx):
                 if reader is extract_en:
                     read = _speaker_in_third_person(read, sentence, me)
                 if _is_function_word(read.subject) or _is_function_word(read.object):
                     continue  # "It is great", "they live there", "love is": no entity to remember
-                quintuple = settle(read, ctx, sentence, delimited=any(draft is d for d in delimited))
+                quintuple = settle(read, ctx, sentence, delimited=bool(delimited))
                 if quintuple is None:
                     continue
                 key = (quintuple.subject, quintuple.predicate, quintuple.object, quintuple.negated)
