@@ -45,7 +45,6 @@ from elephant_broker.language.segment import has_cjk, pos_tag
 from elephant_broker.schemas.models import Quintuple
 
 _QUOTES = " \t\"'“”‘’([{（【《「『-—–*"
-_COPULAS = frozenset({"is", "are", "am", "was", "were", "be", "been", "became", "becomes", "become", "got", "gets"})
 _YEAR_TAIL = re.compile(r"\s+(?:in|since|from|by|until|till)\s+(?:\d{4}|\d{4}s)$", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"^(?P<owner>.+?)['’]s (?P<head>.+)$")
 _PERSON_TAGS = frozenset({"nr", "nrfg", "nrt", "nrf"})
@@ -196,7 +195,7 @@ def _en_object(quintuple: Quintuple, ctx: TextContext, sentence: str) -> bool:
         return False  # "so much", "ok": an amount or a reply, not a thing
     first = _readings(tokens[0])
     predicate = quintuple.predicate.casefold().split()
-    copula = bool(predicate) and predicate[-1] in _COPULAS
+    copula = bool(predicate) and predicate[-1] in words("en", "copulas")
     if len(tokens) == 1 and "ADJ" in first and copula and not _after_determiner(tokens[0], sentence):
         # "is great" (no article before it) is a verdict; "is a great" would name a thing.
         return tokens[0] in words("en", "durable_states")
