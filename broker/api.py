@@ -55,6 +55,7 @@ from elephant_broker.schemas.models import (
     MergeRecord,
     Perception,
     Question,
+    RelatedMemories,
 )
 from elephant_broker.schemas.state import PerceptionBatch
 from elephant_broker.store import GraphStore
@@ -292,6 +293,11 @@ class Broker:
         result = answer_graph.invoke(request, context=self.context)
         return Answer(
             answer=result["answer"],
+            answered=result.get("answered", True),
+            reason=result.get("reason"),
+            value=result.get("value", ""),
+            kind=result.get("kind"),
+            related=result.get("related") or RelatedMemories(),
             facts=result.get("facts") or [],
             episodes=result.get("episodes") or [],
             history=result.get("history") or [],

@@ -214,6 +214,10 @@ def ask(
         stdout.print(_facts_table(answer.facts, title="evidence"))
     for episode in answer.episodes:
         stdout.print(f"  [dim]{episode.id}[/] {episode.speaker}: {episode.text}", highlight=False)
+    if answer.related.facts:
+        stdout.print(_facts_table(answer.related.facts, title="related (the answer does not rest on these)"))
+    for episode in answer.related.episodes:
+        stdout.print(f"  [dim]related {episode.id}[/] {episode.speaker}: {episode.text}", highlight=False)
 
 
 @app.command()
@@ -377,6 +381,10 @@ def eval_locomo(
     k: Annotated[
         str, typer.Option("--k", help="Comma-separated cut-offs, 1 to 10 (an answer cites at most 10 episodes).")
     ] = "5,10",
+    answers: Annotated[
+        bool,
+        typer.Option("--answers", help="Also score the answers: token F1 by category, abstention on category 5."),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the figures as one JSON object.")] = False,
 ) -> None:
     """Evidence recall@k of the episodes ask cites, beside recall and a dense baseline (same embedder, same run)."""
@@ -390,7 +398,7 @@ def eval_locomo(
         raise ValueError("--k needs at least one cut-off of 1 or more")
     broker = open_broker()
     if Options.quiet:
-        result = evaluate(broker, file, ks)
+        result = evaluate(broker, file, ks, answers=answers)
     else:
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -401,7 +409,7 @@ def eval_locomo(
             def update(stage: str, done: int, total: int) -> None:
                 bar.update(task, description=stage, completed=done, total=total)
 
-            result = evaluate(broker, file, ks, progress=update)
+            result = evaluate(broker, file, ks, progress=update, answers=answers)
     if as_json:
         print_json(result)
         return
@@ -409,6 +417,18 @@ def eval_locomo(
     for name in ("broker", "recall_baseline", "dense_baseline", "dense_text_only_baseline"):
         table.add_row(name, *(f"{result[name][f'recall@{cut}']:.3f}" for cut in sorted(set(ks))))
     stdout.print(table)
+    if answers:
+        scored = Table("", "F1 (1-4)", "F1 never abstaining", "abstained on 5", "abstained on 1-4", title="answers")
+        for name, figures in result["answers"].items():
+            abstained = figures["abstained_unanswerable"]
+            scored.add_row(
+                name,
+                f"{figures['f1']:.3f}",
+                f"{figures['f1_without_abstention']:.3f}",
+                "—" if abstained is None else f"{abstained:.1%}",
+                f"{figures['abstained_answerable'] or 0:.1%}",
+            )
+        stdout.print(scored)
 
 
 @eval_app.command("extraction")

@@ -15,13 +15,23 @@ comparable on any machine; the text alone (no speaker) is reported as a weaker r
 The dataset is read from the path given; nothing is downloaded or copied. Running again
 with the same data directory (``--home``) reuses the stored turns: only the questions
 are asked again.
+
+With ``answers``, the answers are scored too: token F1 (SQuAD's: lower case, no
+punctuation or articles, bag of words) of ``ask``'s answer value against the gold answer,
+per category 1-4 (an abstention scores 0), and for category 5 (adversarial: the memory does
+not answer) the share of questions ``ask`` abstained on. Beside it, in the same run, an
+extractive baseline that always answers: the sentence of the top dense turn sharing the
+most words with the question. ``f1_without_abstention`` scores ``ask`` as if it never
+abstained (an abstention replaced by that baseline's sentence from the closest memory
+``ask`` listed), so the cost of abstaining on answerable questions is visible.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections import defaultdict
+import string
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -29,6 +39,7 @@ from typing import Any
 import numpy as np
 from elephant_broker.broker.api import Broker
 from elephant_broker.domain.retrieval import ANSWER
+from elephant_broker.language.extract import split_sentences
 from elephant_broker.providers.resources import get_embeddings
 from elephant_broker.schemas.models import Perception
 
@@ -81,10 +92,84 @@ def turns_of(sample: dict[str, Any], agent_id: str) -> list[Perception]:
     return turns
 
 
+UNANSWERABLE = 5
+_ARTICLES = re.compile(r"\b(?:a|an|the)\b")
+
+
+def answer_tokens(text: str) -> list[str]:
+    """SQuAD's answer normalisation: lower case, punctuation and articles removed, split on spaces."""
+    text = "".join(ch for ch in text.casefold() if ch not in set(string.punctuation))
+    return _ARTICLES.sub(" ", text).split()
+
+
+def token_f1(predicted: str, gold: str) -> float:
+    """Token-overlap F1 of an answer against the gold answer (0 when either is empty)."""
+    said, wanted = answer_tokens(predicted), answer_tokens(gold)
+    common = sum((Counter(said) & Counter(wanted)).values())
+    if not common:
+        return 0.0
+    precision, recall = common / len(said), common / len(wanted)
+    return 2 * precision * recall / (precision + recall)
+
+
+def best_sentence(text: str, question: str) -> str:
+    """The sentence of ``text`` sharing the most words with the question (the first on a tie)."""
+    asked = set(answer_tokens(question))
+    sentences = split_sentences(text) or [text]
+    return max(sentences, key=lambda sentence: len(asked & set(answer_tokens(sentence))))
+
+
+class AnswerScores:
+    """Answer F1 by category and abstention counts, for one answerer."""
+
+    def __init__(self) -> None:
+        self.f1: dict[str, list[float]] = defaultdict(list)
+        self.forced_f1: dict[str, list[float]] = defaultdict(list)
+        self.abstained: Counter[str] = Counter()
+        self.asked: Counter[str] = Counter()
+
+    def add(self, category: int, answered: bool, f1: float = 0.0, forced_f1: float | None = None) -> None:
+        """Count one question: whether it was answered, and (categories 1-4) its F1 with and without abstaining."""
+        key = str(category)
+        self.asked[key] += 1
+        self.abstained[key] += not answered
+        if category != UNANSWERABLE:
+            self.f1[key].append(f1)
+            self.forced_f1[key].append(f1 if forced_f1 is None else forced_f1)
+
+    def summary(self) -> dict[str, Any]:
+        """``{"f1", "f1_without_abstention", "abstained_unanswerable", "abstained_answerable", "by_category"}``."""
+        answerable = [key for key in self.asked if key != str(UNANSWERABLE)]
+        asked_answerable = sum(self.asked[key] for key in answerable)
+        return {
+            "f1": _mean([value for key in answerable for value in self.f1[key]]),
+            "f1_without_abstention": _mean([value for key in answerable for value in self.forced_f1[key]]),
+            "abstained_unanswerable": round(self.abstained[str(UNANSWERABLE)] / self.asked[str(UNANSWERABLE)], 4)
+            if self.asked[str(UNANSWERABLE)]
+            else None,
+            "abstained_answerable": round(sum(self.abstained[key] for key in answerable) / asked_answerable, 4)
+            if asked_answerable
+            else None,
+            "by_category": {
+                key: {"questions": self.asked[key], "abstained": self.abstained[key]}
+                | ({"f1": _mean(self.f1[key])} if key != str(UNANSWERABLE) else {})
+                for key in sorted(self.asked)
+            },
+        }
+
+
 def evaluate(
-    broker: Broker, path: Path, ks: Sequence[int] = (5, 10), progress: Progress | None = None
+    broker: Broker,
+    path: Path,
+    ks: Sequence[int] = (5, 10),
+    progress: Progress | None = None,
+    *,
+    answers: bool = False,
 ) -> dict[str, Any]:
     """Run the evaluation and return ``{"questions", "broker", "recall_baseline", "dense_baseline", ...}``.
+
+    With ``answers``, also ``"answers": {"broker": ..., "extractive_baseline": ...}``
+    (``AnswerScores.summary``), category 5 included.
 
     Raises:
         ValueError: If a cut-off is below 1 or above what an answer cites (``ANSWER.limit``).
@@ -100,7 +185,9 @@ def evaluate(
         "dense_speaker": defaultdict(list),
     }
     embeddings = get_embeddings(broker.context)
-    total_questions = sum(1 for s in samples for q in s["qa"] if q.get("category") in ANSWERABLE)
+    scored = ANSWERABLE | {UNANSWERABLE} if answers else ANSWERABLE
+    total_questions = sum(1 for s in samples for q in s["qa"] if q.get("category") in scored)
+    answer_scores = {"broker": AnswerScores(), "extractive_baseline": AnswerScores()}
     done = 0
     for index, sample in enumerate(samples):
         agent = f"locomo-{sample.get('sample_id') or index}"
@@ -123,17 +210,38 @@ def evaluate(
         speaker_vectors = np.asarray(
             embeddings.embed_documents([f"{turn.speaker}: {turn.text}" for turn in turns]), dtype=np.float32
         )
+        turn_texts = {turn.external_id: turn.text for turn in turns}
         for qa in sample["qa"]:
             category = qa.get("category")
             gold = {str(e) for e in qa.get("evidence") or []}
-            if category not in ANSWERABLE or not gold:
+            if category not in scored or (category in ANSWERABLE and not gold):
                 continue
             question = str(qa["question"])
-            ranked_broker = [ep.external_id for ep in broker.ask(question, agent_id=agent).episodes]
-            ranked_recall = [ep.external_id for ep in broker.recall(question, k=max(ks), agent_id=agent)]
+            answer = broker.ask(question, agent_id=agent)
             query = np.asarray(embeddings.embed_query(question), dtype=np.float32)
-            ranked_dense = [turn_ids[i] for i in np.argsort(-(turn_vectors @ query))[: max(ks)]]
             ranked_speaker = [turn_ids[i] for i in np.argsort(-(speaker_vectors @ query))[: max(ks)]]
+            if answers:
+                top_turn = turn_texts.get(ranked_speaker[0], "") if ranked_speaker else ""
+                baseline = best_sentence(top_turn, question) if top_turn else ""
+                gold_answer = str(qa.get("answer", ""))
+                closest = (answer.episodes or answer.related.episodes)[:1]
+                forced = best_sentence(closest[0].text, question) if closest else ""
+                answer_scores["broker"].add(
+                    category,
+                    answer.answered,
+                    token_f1(answer.value, gold_answer) if answer.answered else 0.0,
+                    token_f1(answer.value if answer.answered else forced, gold_answer),
+                )
+                answer_scores["extractive_baseline"].add(category, True, token_f1(baseline, gold_answer))
+            if category not in ANSWERABLE or not gold:
+                done += 1
+                if progress:
+                    progress("asking", done, total_questions)
+                continue
+            # An answer that abstains still lists what it found, as related memories.
+            ranked_broker = [ep.external_id for ep in (answer.episodes or answer.related.episodes)]
+            ranked_recall = [ep.external_id for ep in broker.recall(question, k=max(ks), agent_id=agent)]
+            ranked_dense = [turn_ids[i] for i in np.argsort(-(turn_vectors @ query))[: max(ks)]]
             for name, ranked in (
                 ("broker", ranked_broker),
                 ("recall", ranked_recall),
@@ -144,13 +252,16 @@ def evaluate(
             done += 1
             if progress:
                 progress("asking", done, total_questions)
-    return {
-        "questions": done,
+    result = {
+        "questions": sum(len(rows) for rows in hits["broker"].values()),
         "broker": _summary(hits["broker"], ks),
         "recall_baseline": _summary(hits["recall"], ks),
         "dense_baseline": _summary(hits["dense_speaker"], ks),
         "dense_text_only_baseline": _summary(hits["dense"], ks),
     }
+    if answers:
+        result["answers"] = {name: scores.summary() for name, scores in answer_scores.items()}
+    return result
 
 
 def _summary(by_category: dict[str, list[dict[int, float]]], ks: Sequence[int]) -> dict[str, Any]:

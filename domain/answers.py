@@ -19,21 +19,49 @@ import json
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from elephant_broker.domain.evidence import MENTION_LINK_WEIGHT, affirmed_relations, asked_relations
 from elephant_broker.domain.retrieval import ANSWER, reciprocal_rank_fusion
+from elephant_broker.language import english
+from elephant_broker.language.answer_spans import (
+    CLAUSE_KINDS,
+    CONNECTION,
+    NAME,
+    NAMED_KINDS,
+    NUMBER,
+    REASON,
+    STATE,
+    answer_spans,
+    is_kind_noun,
+    strip_lead_in,
+)
+from elephant_broker.language.extract import split_sentences
+from elephant_broker.language.filters import is_non_factual
 from elephant_broker.language.names import is_mentioned
 from elephant_broker.language.pronouns import resolve_first_person
+from elephant_broker.language.relations import is_relation
 from elephant_broker.language.sentences import sentence_of
 from elephant_broker.prompts.answerer import ANSWER_SYSTEM, ANSWER_USER
 from elephant_broker.providers.chat_models import ModelError, ask_model
-from elephant_broker.schemas.models import Entity, Episode, Fact, Hop, QuestionAnalysis
+from elephant_broker.schemas.models import (
+    AbstainReason,
+    Entity,
+    Episode,
+    Fact,
+    Hop,
+    QuestionAnalysis,
+    RelatedMemories,
+)
 from pydantic import BaseModel, Field
 
 MAX_REASONS = 4
+MAX_RELATED = 5
+EXTRACT_FROM = 5
+"""How many of the cited episodes an answer may be read out of when no fact gives it."""
 NOT_IN_MEMORY_EN = "Not in memory: nothing stored answers this."
 NOT_IN_MEMORY_ZH = "记忆中没有能回答这个问题的信息。"
+"""The one abstention wording per language; why, and the closest memories, are given apart."""
 
 
 @dataclass
@@ -45,6 +73,8 @@ class AnswerCandidate:
     kind: str | None
     score: float
     support: list[Fact]
+    connected: bool = True
+    """Whether a fact or two of the evidence link it to what the question names."""
 
 
 class CitedAnswer(BaseModel):
@@ -62,8 +92,35 @@ def _named(linked: list[Entity]) -> list[Entity]:
     return [entity for entity in linked if (entity.score or 0.0) >= MENTION_LINK_WEIGHT]
 
 
-def _unique(facts: list[Fact]) -> list[Fact]:
-    return list({fact.id: fact for fact in reversed(facts)}.values())[::-1]
+Item = TypeVar("Item", Fact, Episode)
+
+
+def _unique(items: list[Item]) -> list[Item]:
+    """Each fact or episode once, where it first appears."""
+    return list({item.id: item for item in reversed(items)}.values())[::-1]
+
+
+@dataclass
+class Composed:
+    """An offline answer: its text, the value alone, and what it rests on — or why there is none."""
+
+    text: str
+    value: str = ""
+    reason: AbstainReason | None = None
+    support: list[Fact] = field(default_factory=list)
+    """The facts the answer rests on, the path of a multi-hop question first."""
+    sources: list[Episode] = field(default_factory=list)
+    """The episodes an answer read out of a sentence rests on."""
+
+    @property
+    def answered(self) -> bool:
+        """Whether there is an answer (no reason to withhold one)."""
+        return self.reason is None
+
+
+def abstain(chinese: bool, reason: AbstainReason) -> Composed:
+    """The one "not in memory" answer, with why."""
+    return Composed(NOT_IN_MEMORY_ZH if chinese else NOT_IN_MEMORY_EN, reason=reason)
 
 
 @dataclass
@@ -75,6 +132,15 @@ class Reply:
     episodes: list[Episode]
     notes: list[str] = field(default_factory=list)
     """What went differently (a chat model that failed, and the fallback used)."""
+    value: str = ""
+    reason: AbstainReason | None = None
+    kind: str | None = None
+    related: RelatedMemories = field(default_factory=RelatedMemories)
+
+    @property
+    def answered(self) -> bool:
+        """Whether there is an answer (no reason to withhold one)."""
+        return self.reason is None
 
 
 def is_answered_chain(hops: Sequence[Hop], sub_questions: Sequence[str]) -> bool:
@@ -135,13 +201,29 @@ def write_answer(
         analysis = final.analysis or analysis
         linked = list(final.anchors)
         asked = resolve_first_person(final.question, speaker)
-        answer = compose_answer(analysis, _named(linked), final.facts, episodes, asked, linked, path=path)
+        composed = compose_answer(
+            analysis, _named(linked), final.facts, episodes, asked, linked, path=path, asker=speaker
+        )
     else:
         linked = list(anchors)
-        answer = compose_answer(analysis, _named(linked), facts, episodes, resolved_question, linked)
-    if history and facts:
-        answer += _history_note(list(history), analysis.language == "zh")
-    return Reply(answer, facts, episodes, notes)
+        composed = compose_answer(analysis, _named(linked), facts, episodes, resolved_question, linked, asker=speaker)
+    kind = answer_kind(analysis)
+    if not composed.answered:
+        related = RelatedMemories(facts=facts[:MAX_RELATED], episodes=episodes)
+        return Reply(composed.text, [], [], notes, reason=composed.reason, kind=kind, related=related)
+    text = composed.text
+    if history and composed.support:
+        text += _history_note(list(history), analysis.language == "zh")
+    cited = _unique([*composed.sources, *episodes])
+    related = RelatedMemories(facts=[fact for fact in facts if fact not in composed.support][:MAX_RELATED])
+    return Reply(text, composed.support, cited, notes, value=composed.value, kind=kind, related=related)
+
+
+def answer_kind(analysis: QuestionAnalysis) -> str | None:
+    """What kind of thing the question asks for: Number, Name or State, else the expected entity type."""
+    if analysis.intent == "yes_no":
+        return "YesNo"
+    return analysis.answer_kind or analysis.answer_type
 
 
 def cited_episodes(rankings: Sequence[Sequence[Episode]]) -> list[Episode]:
@@ -176,9 +258,15 @@ def cite(
     kept_facts = [fact for fact in facts if fact.id in fact_ids]
     episode_ids = set(cited.episode_ids) | {eid for fact in kept_facts for eid in fact.episode_ids}
     kept_episodes = [episode for episode in episodes if episode.id in episode_ids]
+    kind = answer_kind(analysis)
     if not cited.in_memory or not (kept_facts or kept_episodes or query_rows):
-        return Reply(NOT_IN_MEMORY_ZH if analysis.language == "zh" else NOT_IN_MEMORY_EN, [], [])
-    return Reply(cited.answer, kept_facts, kept_episodes)
+        text = NOT_IN_MEMORY_ZH if analysis.language == "zh" else NOT_IN_MEMORY_EN
+        related = RelatedMemories(facts=facts[:MAX_RELATED], episodes=episodes)
+        # Evidence was there and the model found no answer in it: found, but not what was asked.
+        reason: AbstainReason = "wrong_kind" if facts or episodes else "nothing_found"
+        return Reply(text, [], [], reason=reason, kind=kind, related=related)
+    related = RelatedMemories(facts=[fact for fact in facts if fact.id not in fact_ids][:MAX_RELATED])
+    return Reply(cited.answer, kept_facts, kept_episodes, value=cited.answer, kind=kind, related=related)
 
 
 def write_with_llm(
@@ -221,6 +309,8 @@ def rank_answers(
     preferred, entities of another known type are held back. A negated fact
     (小周不吃辣) counts against its far end, so it never makes it an answer —
     unless it states the relation asked about (``asked``: 不喜欢吃香菜 answers 讨厌吃什么).
+    A candidate is ``connected`` when a fact or two of the evidence link it to an anchor, or
+    a fact links it to an anchor's thing (苏晴猫 叫 年糕 for 苏晴).
     """
     anchor_ids = {entity.id for entity in anchors}
     neighbours: dict[str, set[str]] = defaultdict(set)
@@ -253,8 +343,10 @@ def rank_answers(
             names[end] = (name, kind)
             touching[end].append(fact)
             if distance.get(end, 99) == farthest:
-                # A negated fact (小李不用 Python) counts against its far end.
-                against = fact.negated and not affirmed_relations(fact) & asked
+                # A negated fact (小李不用 Python) counts against its far end, and so does
+                # one that ended (left Chicago, 从腾讯离职): it is no longer so.
+                ended = fact.negated or is_relation(fact.predicate, "ending")
+                against = ended and not affirmed_relations(fact) & asked
                 totals[end] += -(fact.score or 0.0) if against else fact.score or 0.0
     ranked = []
     for end, total in totals.items():
@@ -262,11 +354,19 @@ def rank_answers(
             continue
         name, kind = names[end]
         connected = max(len(anchors_within_two(end)), 1)
-        support = _path_facts(end, facts, anchor_ids) or touching[end]
+        path = _path_facts(end, facts, anchor_ids)
         score = total * (1.0 + 0.5 * (connected - 1)) * _type_factor(kind, answer_type)
-        ranked.append(AnswerCandidate(end, name, kind, score, support))
+        linked = bool(path) or not anchor_ids or any(_owned(fact, end, anchors) for fact in touching[end])
+        ranked.append(AnswerCandidate(end, name, kind, score, path or touching[end], linked))
     ranked.sort(key=lambda candidate: candidate.score, reverse=True)
     return ranked
+
+
+def _owned(fact: Fact, end: str, anchors: list[Entity]) -> bool:
+    """Whether the fact's other end is a named entity's thing (苏晴猫, Ethan's cat: the owner named first)."""
+    other = fact.subject if fact.object_id == end else fact.object
+    folded = other.casefold()
+    return any(folded.startswith(anchor.name.casefold()) and len(other) > len(anchor.name) for anchor in anchors)
 
 
 def _type_factor(kind: str | None, answer_type: str | None) -> float:
@@ -316,8 +416,15 @@ def compose_answer(
     linked: list[Entity] | None = None,
     *,
     path: list[Fact] | None = None,
-) -> str:
+    asker: str = "",
+) -> Composed:
     """Compose an answer from the evidence without a model, in the question's language.
+
+    The answer must be of the kind the question asks for (``answer_kind``): a name when a
+    name is asked, a number when a number is, a proper name for a person, place or
+    organisation. A fact whose far end is of that kind answers; when none does, a
+    sentence of a cited episode that says such a thing about what the question names
+    answers, quoted; otherwise the answer is the one "not in memory", with why.
 
     Args:
         analysis: The question's analysis.
@@ -328,42 +435,43 @@ def compose_answer(
         linked: Every entity the question was linked to, fuzzy links included.
         path: For a multi-hop question, the facts that led to what it asks about
             (the author of Dune is Frank Herbert), cited before the answer's own.
+        asker: Who asks (first person in the question and in their own episodes).
     """
     chinese = analysis.language == "zh"
     lead = list(path or [])
+    kind = answer_kind(analysis)
     if not facts:
-        if episodes:
-            quoted = episodes[0].text.strip()
-            return (
-                f"记忆中没有直接的事实，最相关的记录是：「{quoted}」（{episodes[0].speaker}）"
-                if chinese
-                else f'No stored fact answers this directly; the closest memory is: "{quoted}" ({episodes[0].speaker}).'
-            )
-        return "记忆中没有与这个问题相关的信息。" if chinese else "I have nothing in memory about that."
+        read = read_from_episodes(analysis, question, asker, episodes)
+        return read or abstain(chinese, "nothing_found" if not episodes else _no_kind(kind))
     if analysis.intent == "yes_no":
         linked_ids = {entity.id for entity in linked or anchors}
         return _answer_yes_no(question, facts, linked_ids, chinese, lead)
     if analysis.answer_type == "Time":
         timed = [fact for fact in facts if fact.valid_from or fact.schedule]
         if timed:
-            return _with_reasons(timed[0].schedule or timed[0].valid_from or "", [*lead, timed[0]], chinese)
+            value = timed[0].schedule or timed[0].valid_from or ""
+            return _with_reasons(value, [*lead, timed[0]], chinese)
 
-    ranked = rank_answers(facts, anchors, analysis.answer_type, asked_relations(analysis))
-    if not ranked or not is_compatible_type(ranked[0].kind, analysis.answer_type):
-        chain = _connecting_chain(facts, anchors)
+    asked = asked_relations(analysis)
+    # An answer is about what the question names: Melanie's race says nothing of Caroline's.
+    ranked = [
+        candidate
+        for candidate in rank_answers(facts, anchors, analysis.answer_type, asked)
+        if is_of_kind(candidate, kind, analysis.answer_type, asked) and (candidate.connected or lead)
+    ]
+    if not ranked:
+        chain = _connecting_chain(facts, anchors) if kind == CONNECTION else []
         if chain:
             # "How is Alice connected to Carol?": the answer is the path itself.
             links = _join([sentence_of(fact) for fact in [*lead, *chain]], chinese)
-            return f"记忆中的联系：{links}。" if chinese else f"They are connected: {links}."
+            text = f"记忆中的联系：{links}。" if chinese else f"They are connected: {links}."
+            return Composed(text, links, support=[*lead, *chain])
         # The evidence is about the right things but names nothing of the kind asked
-        # for (a city when an employer is asked): say so, and show what is known.
-        reasons = _join([sentence_of(fact) for fact in facts[:MAX_REASONS]], chinese)
-        return (
-            f"记忆中没有直接回答这个问题的事实。相关的记忆：{reasons}。"
-            if chinese
-            else f"Nothing in memory answers this directly. Related: {reasons}."
-        )
+        # for (a city when an employer is asked): a sentence may say it; else abstain.
+        return read_from_episodes(analysis, question, asker, episodes) or abstain(chinese, "wrong_kind")
     best = ranked[0]
+    if best.support and best.support[0].status == "disputed":
+        return abstain(chinese, "contradicted")
     limit = 5 if analysis.intent == "list" else 3
     # Several answers only when they are parallel: reached through the same relation
     # as the best one (会说日语 and 会说韩语), not merely scored close to it.
@@ -385,8 +493,144 @@ def compose_answer(
     names = ("、" if chinese else ", ").join(_answer_phrase(candidate) for candidate in answers)
     if analysis.intent == "recommend":
         reasons = _join([sentence_of(fact) for fact in supporting[:MAX_REASONS]], chinese)
-        return f"建议用 {names}。依据：{reasons}。" if chinese else f"Use {names}. Based on memory: {reasons}."
+        text = f"建议用 {names}。依据：{reasons}。" if chinese else f"Use {names}. Based on memory: {reasons}."
+        return Composed(text, names, support=supporting[:MAX_REASONS])
     return _with_reasons(names, supporting, chinese)
+
+
+def _no_kind(kind: str | None) -> AbstainReason:
+    # Episodes were found: with a kind asked, none said a thing of that kind.
+    return "wrong_kind" if kind else "nothing_found"
+
+
+def is_of_kind(
+    candidate: AnswerCandidate, kind: str | None, answer_type: str | None, asked: frozenset[str] = frozenset()
+) -> bool:
+    """Whether a candidate answer is of the kind the question asks for.
+
+    A Number must hold a numeral; a Name must be a name (no activity, no common noun); a
+    State or a Reason is never an entity; a person answers only a question that asks for
+    one (who, a role, a name), not a bare "what"; other kinds are entity types, compatible
+    as ``is_compatible_type`` says. A person, place or organisation of no known type is one
+    when it is a proper name, or when a fact
+    states the very relation asked (works at a bakery answers where someone works; "started
+    new job downtown" does not).
+    """
+    if kind == NUMBER:
+        return any(ch.isdigit() or ch in "一二三四五六七八九十百千两" for ch in candidate.name)
+    if kind == NAME:
+        naming = next((fact for fact in candidate.support if is_relation(fact.predicate, "naming")), None)
+        if naming is not None:
+            return naming.object_id == candidate.entity_id  # 猫 叫 年糕: the name is what it is called
+        return candidate.kind not in ("Activity", "Time", "Event") and is_proper_name(candidate.name)
+    if kind in CLAUSE_KINDS or kind == CONNECTION:
+        return False  # a state or a reason is a clause: read from what was said, not from an entity
+    if candidate.kind == "Person" and kind is None and answer_type is None and candidate.name.isascii():
+        # "What …?" asks for no one: a person answers who, a role or a name. (A Chinese name's
+        # type comes from jieba's nr tag, which unknown words get too: 柯基 is no person.)
+        return False
+    if kind in NAMED_KINDS and candidate.kind in (None, "Concept"):
+        stated = any(affirmed_relations(fact) & asked for fact in candidate.support)
+        return stated or is_proper_name(candidate.name)
+    return is_compatible_type(candidate.kind, answer_type)
+
+
+def is_proper_name(name: str) -> bool:
+    """Whether a name reads as a proper name: capitalised Latin words, or Chinese tagged as a name."""
+    if name[:1].isascii():
+        return name[:1].isupper() or name[:1].isdigit()
+    return answer_spans(name, NAME, "zh") == [name] or answer_spans(name, "Person", "zh") == [name]
+
+
+def read_from_episodes(
+    analysis: QuestionAnalysis, question: str, asker: str, episodes: Sequence[Episode]
+) -> Composed | None:
+    """Read the answer out of a sentence of the best cited episodes, when one says it.
+
+    A sentence answers when its episode is about what the question names (every name the
+    question gives other than the asker's is in it or is its speaker; a first-person
+    question is answered from the asker's own words or words that name the asker), it
+    shares two thirds of the question's content words, and it holds a span of the kind asked
+    (a time, a number, a proper name, what a list question lists) that the question does not
+    already hold. A question that names no kind ("what do I drink now?"), a state or a reason
+    is answered by the sentence itself. A sentence the Reader holds to state no fact (a wish,
+    a dream, a question, a joke) answers nothing. The answer quotes the sentence and who said it.
+    """
+    kind = answer_kind(analysis)
+    listing = analysis.intent == "list" and kind not in ("Time", NUMBER)
+    open_question = kind is None and analysis.intent == "lookup"
+    if not (listing or open_question or kind in (*NAMED_KINDS, "Time", NUMBER, STATE, REASON)):
+        return None
+    chinese = analysis.language == "zh"
+    names = [name for name in analysis.entities if name != asker]
+    about_asker = asker in analysis.entities
+    keywords = [
+        word
+        for word in analysis.keywords
+        if word not in analysis.entities and not is_kind_noun(word, analysis.language)
+    ]
+    for episode in episodes[:EXTRACT_FROM]:
+        if not all(is_mentioned(name, episode.text) or name == episode.speaker for name in names):
+            continue
+        if about_asker and episode.speaker != asker and not is_mentioned(asker, episode.text):
+            continue
+        for sentence in split_sentences(episode.text):
+            if not _shares_words(sentence, keywords, chinese) or is_non_factual(sentence) not in (None, "emotion"):
+                continue  # a wish, a dream, a question states nothing to answer with
+            if kind == STATE or (open_question and not listing):
+                value = sentence.strip()
+            elif listing:
+                value = listed_after(sentence, keywords, chinese)
+                if not value:
+                    continue
+            else:
+                spans = [
+                    span
+                    for span in answer_spans(sentence, kind, analysis.language)
+                    if not is_mentioned(span, question) and span not in (asker, episode.speaker)
+                ]
+                if not spans:
+                    continue
+                value = spans[0]
+            quote = sentence.strip()
+            text = (
+                f"{value}。依据：{episode.speaker}说「{quote}」。"
+                if chinese
+                else f'{value}. Based on what {episode.speaker} said: "{quote}".'
+            )
+            return Composed(text, value, sources=[episode])
+    return None
+
+
+def listed_after(sentence: str, keywords: Sequence[str], chinese: bool) -> str:
+    """What a sentence lists: after its colon, else after the last question word it holds (三门课：A、B，还有C).
+
+    Words that only lead into the list (里, 还有, the) are cut; empty when nothing is listed.
+    """
+    colon = max(sentence.rfind("："), sentence.rfind(":"))
+    if colon != -1:
+        rest = sentence[colon + 1 :]
+    else:
+        found = [(sentence.casefold().rfind(word.casefold()), word) for word in keywords if word]
+        ends = [at + len(word) for at, word in found if at != -1]
+        if not ends:
+            return ""
+        rest = sentence[max(ends) :]
+    return strip_lead_in(rest, chinese)
+
+
+def _shares_words(sentence: str, keywords: Sequence[str], chinese: bool) -> bool:
+    """Whether a sentence holds two thirds of the question's content words, and at least one."""
+    if chinese:
+        # One-character words (猫, 叫, 出) count when found, not against when missing.
+        content = [word for word in keywords if len(word) > 1]
+        shared = sum(word in sentence for word in keywords)
+    else:
+        bare = [word.removesuffix("'s").removesuffix("’s") for word in english.words(sentence.casefold())]
+        said = {form for word in bare for form in (word, english.lemma(word))}
+        content = [word.casefold() for word in keywords if word.casefold() not in english.STOPWORDS]
+        shared = sum(word in said or english.lemma(word) in said for word in content)
+    return shared >= 1 and 3 * shared >= 2 * len(content)
 
 
 def _answer_phrase(candidate: AnswerCandidate) -> str:
@@ -432,7 +676,7 @@ def _connecting_chain(facts: list[Fact], anchors: list[Entity]) -> list[Fact]:
 
 def _answer_yes_no(
     question: str, facts: list[Fact], linked_ids: set[str], chinese: bool, lead: list[Fact] | None = None
-) -> str:
+) -> Composed:
     """Answer yes or no from a fact whose object the question names, minding negation.
 
     Only the object decides: "小周能吃辣吗" is settled by 小周 (不)吃 辣, while a fact
@@ -444,17 +688,14 @@ def _answer_yes_no(
             if fact.negated:
                 return _with_reasons(_chinese_no(fact) if chinese else "No", [*(lead or []), fact], chinese)
             return _with_reasons("是的" if chinese else "Yes", [*(lead or []), fact], chinese)
-    reasons = _join([sentence_of(fact) for fact in facts[:MAX_REASONS]], chinese)
-    return (
-        f"记忆中没有能确认这一点的事实。相关的记忆：{reasons}。"
-        if chinese
-        else f"Memory does not say. Related: {reasons}."
-    )
+    return abstain(chinese, "nothing_found")
 
 
-def _with_reasons(answer: str, facts: list[Fact], chinese: bool) -> str:
-    reasons = _join([sentence_of(fact) for fact in facts[:MAX_REASONS]], chinese)
-    return f"{answer}。依据：{reasons}。" if chinese else f"{answer}. Based on memory: {reasons}."
+def _with_reasons(answer: str, facts: list[Fact], chinese: bool) -> Composed:
+    cited = facts[:MAX_REASONS]
+    reasons = _join([sentence_of(fact) for fact in cited], chinese)
+    text = f"{answer}。依据：{reasons}。" if chinese else f"{answer}. Based on memory: {reasons}."
+    return Composed(text, answer, support=cited)
 
 
 # Types a question and an answer may disagree on without the answer being wrong

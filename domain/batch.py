@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from elephant_broker.domain.episodes import check_derived_from, embed_distinct, make_episode, plan_episode
-from elephant_broker.domain.reading import read, read_given
+from elephant_broker.domain.reading import correction_context, read, read_given
 from elephant_broker.domain.user_schema import SchemaRules
 from elephant_broker.language.predicates import PREDICATE_LEXICON, predicate_key
 from elephant_broker.providers.chat_models import ModelUsage
@@ -91,6 +91,7 @@ def read_batch(
     # Checked before the already-stored shortcut: a bad id is refused, never passed over.
     check_derived_from(store, scope, [fact_id for p in perceptions for fact_id in p.derived_from or []])
     readings: dict[str, str] = store.episode_readings(scope, [episode.id for episode in episodes])
+    corrected = correction_context(store, scope, episodes)
     batch = BatchReading(usage=ModelUsage() if llm else None)
     for position, (perception, episode) in enumerate(zip(perceptions, episodes, strict=True)):
         reading = readings.get(episode.id)
@@ -99,9 +100,8 @@ def read_batch(
         if perception.given_facts is not None:
             found = read_given(perception.given_facts, episode.speaker)  # given with its facts: not read
         else:
-            found = read(
-                episode.text, episode.speaker, llm, preceding=perception.preceding_text, cache=cache, schema=schema
-            )
+            preceding = perception.preceding_text or corrected[position]
+            found = read(episode.text, episode.speaker, llm, preceding=preceding, cache=cache, schema=schema)
             if batch.usage is not None and found.usage is not None:
                 batch.usage += found.usage
         readings[episode.id] = found.read_by

@@ -17,6 +17,7 @@ from typing import Any
 from elephant_broker.language.names import display_name, mention_key, normalize_name
 from elephant_broker.language.predicates import predicate_key
 from elephant_broker.language.pronouns import resolve_first_person
+from elephant_broker.language.relations import ended_relation
 from elephant_broker.language.sentences import sentence_of
 from elephant_broker.schemas.ids import check_fact_ids, error_line, stable_id
 from elephant_broker.schemas.models import (
@@ -192,7 +193,9 @@ def collect_facts(
     a name it does not cover is keyed by its normalised name.
     """
     facts: dict[str, FactRow] = {}
-    for quintuple in quintuples:
+    for stated in quintuples:
+        # 离职 腾讯 is stored as 不在腾讯工作: it meets (and retires) the old works-at fact.
+        quintuple = ended_relation(stated)
         subject_key = _entity_key(quintuple.subject, quintuple.subject_type, keys)
         object_key = _entity_key(quintuple.object, quintuple.object_type, keys)
         if subject_key == object_key:

@@ -21,6 +21,13 @@ still about someone, each piece after the first carries the end of the piece bef
 ``<context>`` block to resolve references, and a fact that only the context states is
 dropped (:func:`stated_in`). The offline rules read the piece alone.
 
+A turn that corrects what its speaker just said ("不对，是21楼", "I meant Berlin, not
+Munich"; ``language.corrections``) is read offline as the previous turn with the value
+corrected, plus the previous turn's facts about the old value denied, so the old fact is
+retired through the conflict path; the previous turn is the speaker's last one in the
+session (:func:`correction_context`), given to the Reader as ``preceding_text``. A
+correction that cannot be placed in the previous turn yields no facts.
+
 With the LLM cache (``providers.llm_cache``) a piece read before with the same prompt
 (speaker, text, context, schema) and model is not asked again; each reading counts what
 the model cost (:class:`~elephant_broker.providers.chat_models.ModelUsage`: requests,
@@ -37,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from elephant_broker.domain.user_schema import SchemaRules
+from elephant_broker.language.corrections import corrected_statement, find_correction
 from elephant_broker.language.extract import extract_quintuples, split_sentences
 from elephant_broker.language.names import bounded_names, is_mentioned
 from elephant_broker.language.pronouns import is_first_person
@@ -46,12 +54,14 @@ from elephant_broker.providers.chat_models import ModelError, ModelUsage, ask_mo
 from elephant_broker.schemas.models import (
     READ_FALLBACK,
     READ_GIVEN,
+    Episode,
     Extraction,
     IngestReport,
     Perception,
     Quintuple,
     ReadBy,
 )
+from elephant_broker.store import GraphStore
 from langchain_core.caches import BaseCache
 
 logger = logging.getLogger(__name__)
@@ -97,7 +107,7 @@ def read(
     read_by: ReadBy = "rules"
     usage: ModelUsage | None = None
     if not llm_spec:
-        quintuples = extract_with_rules(text, speaker)
+        quintuples = read_with_rules(text, speaker, preceding)
     else:
         usage = ModelUsage()
         try:
@@ -136,6 +146,53 @@ def read_given(facts: Sequence[Quintuple], speaker: str) -> Reading:
     path every reading takes.
     """
     return Reading([_resolve_first_person(fact, speaker) for fact in facts], READ_GIVEN)
+
+
+def read_with_rules(text: str, speaker: str, preceding: str | None = None) -> list[Quintuple]:
+    """Read a text with the offline rules; a correction of ``preceding`` is read as the corrected statement.
+
+    The corrected statement's facts are kept, and the facts of ``preceding`` about the
+    replaced value come back denied (我家住12楼 -> 赵敏 不住 12楼), so the conflict path
+    retires them. A correction that cannot be placed in ``preceding`` (or has none) yields
+    nothing: its own words ("不对，是21楼") state no fact.
+    """
+    correction = find_correction(text)
+    if correction is None:
+        return extract_with_rules(text, speaker)
+    placed = corrected_statement(preceding, correction) if preceding else None
+    if placed is None:
+        return []
+    statement, old = placed
+    denied = [
+        quintuple.model_copy(update={"negated": True})
+        for quintuple in extract_with_rules(preceding, speaker)
+        if not quintuple.negated and old.casefold() in quintuple.object.casefold()
+    ]
+    return [*extract_with_rules(statement, speaker), *denied]
+
+
+def correction_context(store: GraphStore, scope: str, episodes: Sequence[Episode]) -> list[str | None]:
+    """For each episode that corrects something, the speaker's previous turn in its session; None for the rest.
+
+    The previous turn is the latest one before it in ``episodes`` with the same session and
+    speaker, else the latest such turn stored (one read per correcting episode).
+    """
+    found: list[str | None] = []
+    for position, episode in enumerate(episodes):
+        if find_correction(episode.text) is None:
+            found.append(None)
+            continue
+        earlier = [
+            other.text
+            for other in episodes[:position]
+            if other.session_id == episode.session_id and other.speaker == episode.speaker and other.id != episode.id
+        ]
+        if earlier:
+            found.append(earlier[-1])
+            continue
+        stored = store.last_turn(scope, episode.session_id, episode.speaker)
+        found.append(stored.text if stored is not None and stored.id != episode.id else None)
+    return found
 
 
 def extract_with_rules(text: str, speaker: str) -> list[Quintuple]:

@@ -64,6 +64,8 @@ def settle(quintuple: Quintuple, ctx: TextContext, sentence: str, *, delimited: 
     zh = has_cjk(sentence)
     language: Language = "zh" if zh else "en"
     update: dict[str, object] = {}
+    if zh and (before := _before_preposition(quintuple.subject)) is not None:
+        quintuple = quintuple.model_copy(update={"subject": before or ctx.me})
     if _is_group(quintuple.subject, language, ctx.me):
         update["subject"] = ctx.me
     elif not zh and (owned := _group_possessive(quintuple.subject, ctx.me)):
@@ -90,6 +92,30 @@ def settle(quintuple: Quintuple, ctx: TextContext, sentence: str, *, delimited: 
     if _en_mood(settled.predicate):
         return None
     return settled
+
+
+_MISTAKEN_NAME_TAGS = frozenset({"nr", "nrfg", "nrt", "ns"})
+
+
+def _before_preposition(subject: str) -> str | None:
+    """A Chinese subject cut where a preposition opens an adverbial; None when none does.
+
+    马超从朝阳 -> 马超; 从朝阳 -> "" (the subject was left out: the speaker).
+
+    The preposition is a word of jieba's segmentation, or opens one it mistook for a name
+    (从朝阳, tagged as a person); inside a common word (现在, 对象, 从前) it opens nothing.
+    """
+    prepositions = words("zh", "subject_prepositions")
+    cuts: list[int] = []
+    at = 0
+    for word, tag in pos_tag(subject):
+        opens = next((p for p in prepositions if word.startswith(p)), None)
+        if opens is not None and (word == opens or tag in _MISTAKEN_NAME_TAGS):
+            cuts.append(at)
+        at += len(word)
+    if not cuts:
+        return None
+    return subject[: min(cuts)].strip()
 
 
 def _is_group(subject: str, language: Language, me: str) -> bool:

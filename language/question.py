@@ -21,6 +21,7 @@ import re
 
 from elephant_broker.language import english as en
 from elephant_broker.language import types as _types
+from elephant_broker.language.answer_spans import question_kind
 from elephant_broker.language.decompose import is_multi_hop
 from elephant_broker.language.extract_zh import FIRST_PERSON as _ZH_FIRST_PERSON
 from elephant_broker.language.extract_zh import tag as _zh_tag
@@ -127,7 +128,7 @@ _EN_RECOMMEND = re.compile(
     r"|\badvi[cs]e\b|\bwould you use\b",
     re.IGNORECASE,
 )
-_ZH_LIST = re.compile(r"哪些|有什么|有哪些|都有|都用|都会|列出|列举")
+_ZH_LIST = re.compile(r"哪些|有(?:些)?什么|有哪些|都有|都用|都会|列出|列举")
 _EN_LIST = re.compile(
     r"^\s*(?:what|which|who) are\b|^\s*list\b|\bwhich ones\b|\bname (?:all|some)\b|\ball the\b", re.IGNORECASE
 )
@@ -341,6 +342,7 @@ def analyse_question(question: str, speaker: str | None = None) -> QuestionAnaly
         entities=_dedupe(entities),
         keywords=_dedupe(keywords),
         answer_type=_answer_type(question, zh),
+        answer_kind=question_kind(question, "zh" if zh else "en"),
         intent=_intent(question, zh),  # type: ignore[arg-type]
         multi_hop=is_multi_hop(question),
         aggregate=bool((_ZH_AGGREGATE if zh else _EN_AGGREGATE).search(question)),

@@ -36,10 +36,17 @@ def answer_question(state: AnswerState, runtime: Runtime[RunContext]) -> dict[st
     )
     update: dict[str, Any] = {
         "answer": reply.answer,
+        "answered": reply.answered,
+        "value": reply.value,
         "facts": reply.facts,
         "episodes": reply.episodes,
-        "history": history,
+        "related": reply.related,
+        "history": history if reply.answered else [],
     }
+    if reply.reason:
+        update["reason"] = reply.reason
+    if reply.kind:
+        update["kind"] = reply.kind
     if reply.notes:
         update["notes"] = reply.notes
     return update

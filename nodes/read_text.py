@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from elephant_broker.domain.episodes import check_derived_from, make_episode, needs_writing
-from elephant_broker.domain.reading import cost_report, read, read_given
+from elephant_broker.domain.reading import correction_context, cost_report, read, read_given
 from elephant_broker.domain.user_schema import schema_rules
 from elephant_broker.providers.chat_models import ModelUsage
 from elephant_broker.providers.llm_cache import llm_cache_for
@@ -69,11 +69,13 @@ def read_text(state: IngestState, runtime: Runtime[RunContext]) -> dict[str, Any
     if given is not None:
         reading = read_given(given, episode.speaker)
     else:
+        # A correction ("I meant …") is read against the speaker's previous turn in the session.
+        preceding = state.get("preceding_text") or correction_context(store, scope, [episode])[0]
         reading = read(
             text,
             episode.speaker,
             context.llm,
-            preceding=state.get("preceding_text"),
+            preceding=preceding,
             cache=llm_cache_for(context),
             schema=schema_rules(context),
         )

@@ -436,6 +436,9 @@ class QuestionAnalysis(BaseModel):
     entities: list[str] = Field(default_factory=list, description="Names mentioned in the question.")
     keywords: list[str] = Field(default_factory=list, description="Content words, for matching predicates.")
     answer_type: str | None = Field(default=None, description="Expected entity type of the answer.")
+    answer_kind: str | None = Field(
+        default=None, description="Number, Name or State when the question asks for one (answer_type is then a hint)."
+    )
     intent: Literal["lookup", "recommend", "list", "yes_no"] = "lookup"
     multi_hop: bool = Field(
         default=False, description="Whether the question describes what it asks about (the author of Dune)."
@@ -456,12 +459,32 @@ class Hop(BaseModel):
     answered: bool = False
 
 
+AbstainReason = Literal["nothing_found", "wrong_kind", "contradicted"]
+"""Why an answer was withheld: nothing in memory bears on the question; memories bear on it
+but none is of the kind asked (a city when a name is asked); or they contradict each other."""
+
+
+class RelatedMemories(BaseModel):
+    """The closest memories to a question, listed beside the answer and never inside its text."""
+
+    facts: list[Fact] = Field(default_factory=list)
+    episodes: list[Episode] = Field(default_factory=list)
+
+
 class Answer(BaseModel):
     """The public output of the answer graph: the answer and what it rests on."""
 
     answer: str
-    facts: list[Fact] = Field(default_factory=list)
-    episodes: list[Episode] = Field(default_factory=list)
+    answered: bool = Field(default=True, description="False when memory does not answer the question.")
+    reason: AbstainReason | None = Field(default=None, description="Why it was not answered (None when answered).")
+    value: str = Field(default="", description="The answer alone, without its evidence; empty when not answered.")
+    kind: str | None = Field(default=None, description="What kind of thing the question asks for (Person, Time ...).")
+    facts: list[Fact] = Field(default_factory=list, description="The facts the answer rests on, best first.")
+    episodes: list[Episode] = Field(default_factory=list, description="The episodes the answer cites, best first.")
+    related: RelatedMemories = Field(
+        default_factory=RelatedMemories,
+        description="Other memories close to the question (the answer does not rest on them).",
+    )
     history: list[Fact] = Field(default_factory=list, description="Superseded facts: what used to be true.")
     hops: list[Hop] = Field(default_factory=list, description="The sub-questions of a multi-hop question, in order.")
     notes: list[str] = Field(

@@ -20,6 +20,7 @@ from typing import Annotated, Any, NotRequired, Protocol, TypeVar
 
 from elephant_broker.schemas.models import (
     MODEL_COUNTS,
+    AbstainReason,
     Conflict,
     Entity,
     EntityRow,
@@ -34,6 +35,7 @@ from elephant_broker.schemas.models import (
     QuestionAnalysis,
     Quintuple,
     ReadBy,
+    RelatedMemories,
 )
 from pydantic import BaseModel, Field, model_validator
 from typing_extensions import TypedDict
@@ -82,6 +84,11 @@ class AnswerOutput(TypedDict):
     """The answer, the facts and episodes it rests on, and what used to be true."""
 
     answer: str
+    answered: bool
+    reason: NotRequired[AbstainReason]
+    value: str
+    kind: NotRequired[str]
+    related: RelatedMemories
     facts: list[Fact]
     episodes: list[Episode]
     history: list[Fact]
@@ -109,6 +116,11 @@ class BrokerOutput(TypedDict, total=False):
 
     report: IngestReport
     answer: str
+    answered: bool
+    reason: AbstainReason
+    value: str
+    kind: str
+    related: RelatedMemories
     facts: list[Fact]
     episodes: list[Episode]
     history: list[Fact]
@@ -311,6 +323,15 @@ class AnswerState(TypedDict, total=False):
     """One ranking of episodes per retrieval (the whole question, each hop); the answer fuses them."""
     # answer_question: the output
     answer: str
+    answered: bool
+    reason: AbstainReason
+    """Why the answer was withheld; absent when answered."""
+    value: str
+    """The answer alone, without its evidence."""
+    kind: str
+    """What kind of thing the question asks for."""
+    related: RelatedMemories
+    """Memories close to the question that the answer does not rest on."""
     facts: list[Fact]
     """The facts the answer cites, best first (the chain's path first)."""
     episodes: list[Episode]

@@ -201,6 +201,18 @@ class EpisodeQueries:
                 found.setdefault(row["seed"], []).append(_episode(row))
         return found
 
+    def last_turn(self, scope: str, session_id: str, speaker: str) -> Episode | None:
+        """Return the speaker's latest stored turn in a session (by when it was stored), or None.
+
+        Read through the ``session_id`` index: what a correction ("I meant …") corrects.
+        """
+        rows = self._read(
+            "MATCH (ep:Episode) WHERE ep.session_id = $session AND ep.scope = $scope AND ep.speaker = $speaker "
+            f"WITH ep ORDER BY ep.created_at DESC, ep.id DESC LIMIT 1 RETURN {EPISODE_COLUMNS}",
+            {"scope": scope, "session": session_id, "speaker": speaker},
+        )
+        return _episode(rows[0]) if rows else None
+
     def mentions_of_episodes(self, scope: str, episode_ids: Iterable[str]) -> dict[str, list[str]]:
         """Return the ids of the entities each of these episodes mentions."""
         ids = sorted(set(episode_ids))

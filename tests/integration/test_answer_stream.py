@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from elephant_broker.broker.api import Broker
+from elephant_broker.domain.answers import NOT_IN_MEMORY_EN
 from elephant_broker.graphs import answer
 from elephant_broker.graphs.broker import graph as broker_graph
 from elephant_broker.schemas.context import Context
@@ -85,7 +86,8 @@ def test_nothing_in_memory_streams_plain_updates(context: Context, question: str
     updates = stream(context, question)
     assert_plain(updates)
     output = final(updates)
-    assert output["answer"] == "I have nothing in memory about that."
+    assert output["answer"] == NOT_IN_MEMORY_EN
+    assert (output["answered"], output["reason"]) == (False, "nothing_found")
     assert output["facts"] == [] and output["episodes"] == []
 
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from elephant_broker.domain.answers import NOT_IN_MEMORY_ZH
 
 pytestmark = pytest.mark.slow
 
@@ -42,6 +43,15 @@ def test_ingest_and_ask_json_contract(cli, tmp_path: Path) -> None:
     assert any(f["subject"] == "小李" and f["object"] == "Python" for f in answer["facts"])
     for episode in answer["episodes"]:
         assert {"id", "text", "speaker", "session_id"} <= set(episode)
+    assert (answer["answered"], answer["reason"], answer["value"]) == (True, None, "Python")
+    assert set(answer["related"]) == {"facts", "episodes"}
+
+    # Not in memory: one wording, a machine-readable reason, the closest memories apart.
+    unknown = json.loads(cli("ask", "小李的生日是哪天？", "--json").stdout)
+    assert (unknown["answered"], unknown["value"], unknown["facts"]) == (False, "", [])
+    assert unknown["reason"] in ("nothing_found", "wrong_kind", "contradicted")
+    assert unknown["answer"] == NOT_IN_MEMORY_ZH
+    assert unknown["kind"] == "Time"
 
     facts = json.loads(cli("facts", "--entity", "小李", "--json").stdout)
     assert any(f["object"] == "Python" for f in facts)

@@ -42,7 +42,20 @@ def test_invoke_with_a_context(context: Context) -> None:
 
     result = answer_graph.invoke({"question": "小李住在哪里？"}, context=context)
     # Only output-schema keys, no internals; a key no node wrote (hops of a one-hop question) is absent.
-    assert {"answer", "facts", "episodes"} <= set(result) <= {"answer", "facts", "episodes", "history", "hops", "notes"}
+    public = {
+        "answer",
+        "answered",
+        "reason",
+        "value",
+        "kind",
+        "related",
+        "facts",
+        "episodes",
+        "history",
+        "hops",
+        "notes",
+    }
+    assert {"answer", "answered", "facts", "episodes"} <= set(result) <= public
     assert "北京" in result["answer"]
     assert all(isinstance(fact, Fact) for fact in result["facts"])
     assert any(f.subject == "小李" and f.object == "北京" for f in result["facts"])

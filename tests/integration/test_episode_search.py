@@ -290,7 +290,8 @@ def test_an_answer_with_no_fact_cites_episodes_only_when_one_is_close(broker: Br
         broker.remember(text, speaker=speaker, session_id="s1")
     unrelated = broker.ask("What is the boiling point of mercury in kelvin?")
     assert not unrelated.facts and unrelated.episodes == []
-    assert unrelated.answer == "I have nothing in memory about that."
+    assert unrelated.related.episodes == []
+    assert (unrelated.answered, unrelated.reason) == (False, "nothing_found")
 
 
 def test_episodes_stored_before_the_index_get_their_search_text(store: tuple[GraphStore, str]) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 from elephant_broker.broker.api import Broker, reciprocal_rank_fusion
-from elephant_broker.broker.eval_locomo import evaluate, load_conversations, turns_of
+from elephant_broker.broker.eval_locomo import best_sentence, evaluate, load_conversations, token_f1, turns_of
 from elephant_broker.schemas.models import Episode
 
 SAMPLE = [
@@ -111,3 +111,41 @@ def test_cli_eval_json(cli, sample_file: Path) -> None:
     assert bad.returncode != 0 and "--k" in bad.stderr
     too_deep = cli("eval", "locomo", str(sample_file), "--k", "5,20", check=False)
     assert too_deep.returncode != 0 and "from 1 to 10" in too_deep.stderr
+
+
+def test_token_f1_is_squad_style() -> None:
+    assert token_f1("a bakery", "The bakery") == 1.0
+    assert token_f1("Biscuit, a dog", "Biscuit") == pytest.approx(2 / 3)
+    assert token_f1("", "Biscuit") == 0.0 and token_f1("cat", "Biscuit") == 0.0
+    assert (
+        best_sentence("Hi there! I work at a bakery in Boston.", "Where do you work?")
+        == "I work at a bakery in Boston."
+    )
+
+
+def test_answers_are_scored_by_category_beside_the_extractive_baseline(broker: Broker, sample_file: Path) -> None:
+    result = evaluate(broker, sample_file, ks=(1, 3), answers=True)
+    assert result["questions"] == 3  # recall still counts the answerable questions only
+    ours, baseline = result["answers"]["broker"], result["answers"]["extractive_baseline"]
+    for figures in (ours, baseline):
+        assert set(figures) == {
+            "f1",
+            "f1_without_abstention",
+            "abstained_unanswerable",
+            "abstained_answerable",
+            "by_category",
+        }
+        assert set(figures["by_category"]) == {"1", "2", "4", "5"}
+        assert figures["by_category"]["5"]["questions"] == 1
+    assert baseline["abstained_unanswerable"] == 0.0  # the baseline always answers
+    # Caroline has no cat: ask abstains; the dog's name is answered exactly.
+    assert ours["abstained_unanswerable"] == 1.0
+    assert ours["by_category"]["1"]["f1"] == 1.0
+    assert ours["f1"] >= ours["f1_without_abstention"] - 1e-9 or ours["abstained_answerable"] > 0
+
+
+def test_cli_eval_answers_json(cli, sample_file: Path) -> None:
+    result = json.loads(cli("--quiet", "eval", "locomo", str(sample_file), "--answers", "--json").stdout)
+    assert 0.0 <= result["answers"]["broker"]["f1"] <= 1.0
+    assert "extractive_baseline" in result["answers"]
+    assert "answers" not in json.loads(cli("--quiet", "eval", "locomo", str(sample_file), "--json").stdout)

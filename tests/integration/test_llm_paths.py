@@ -51,7 +51,7 @@ def test_no_model_call_when_memory_has_nothing(scripted: ScriptedChatModel, cont
     context.llm = "fake:scripted"
     answer = Broker(context).ask("What is the capital of Peru?")
     assert scripted.calls == []
-    assert "nothing in memory" in answer.answer
+    assert (answer.answered, answer.reason) == (False, "nothing_found")
 
 
 class _FakeOpenAI(BaseHTTPRequestHandler):

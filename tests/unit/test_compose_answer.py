@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from elephant_broker.domain.answers import compose_answer, rank_answers
+from elephant_broker.domain.answers import NOT_IN_MEMORY_EN, NOT_IN_MEMORY_ZH, compose_answer, rank_answers
 from elephant_broker.domain.evidence import decay
 from elephant_broker.schemas.models import Entity, Episode, Fact, QuestionAnalysis
 
@@ -30,53 +30,126 @@ def analysis(**fields) -> QuestionAnalysis:
     return QuestionAnalysis(**{"language": "zh", **fields})
 
 
-def test_no_evidence_says_so_in_the_question_language() -> None:
-    assert compose_answer(analysis(), [], [], []) == "记忆中没有与这个问题相关的信息。"
-    assert compose_answer(analysis(language="en"), [], [], []) == "I have nothing in memory about that."
+def test_no_evidence_gives_the_one_abstention_with_its_reason() -> None:
+    for language, wording in (("zh", NOT_IN_MEMORY_ZH), ("en", NOT_IN_MEMORY_EN)):
+        composed = compose_answer(analysis(language=language), [], [], [])
+        assert (composed.text, composed.answered, composed.reason) == (wording, False, "nothing_found")
+        assert composed.value == ""
 
 
-def test_no_fact_but_a_similar_episode_quotes_it() -> None:
-    episode = Episode(
-        id="e", agent_id="a", session_id="s", speaker="小红", source="x", text="我的猫叫咪咪。", created_at=0
-    )
-    assert "「我的猫叫咪咪。」" in compose_answer(analysis(), [ME], [], [episode])
+def episode(text: str, speaker: str = "小红") -> Episode:
+    return Episode(id="e", agent_id="a", session_id="s", speaker=speaker, source="x", text=text, created_at=0)
+
+
+def test_an_episode_that_says_nothing_of_the_asked_kind_is_no_answer() -> None:
+    # The closest memory is related, not an answer: nothing in it is a name.
+    composed = compose_answer(analysis(answer_kind="Name"), [ME], [], [episode("我的猫很可爱。")], "小红的猫叫什么？")
+    assert not composed.answered and composed.reason == "wrong_kind"
+    assert "猫" not in composed.text
+
+
+def test_a_sentence_that_says_the_asked_kind_is_read_out_and_quoted() -> None:
+    said = episode("dentist moved my appointment to Friday at 3:30", speaker="Diego")
+    asked = analysis(language="en", answer_type="Time", keywords=["time", "dentist", "appointment"], entities=["Diego"])
+    composed = compose_answer(asked, [], [], [said], "What time is Diego's dentist appointment?", asker="Diego")
+    assert composed.answered and composed.value == "Friday at 3:30"
+    assert composed.sources == [said] and '"dentist moved my appointment to Friday at 3:30"' in composed.text
+
+
+def test_a_sentence_about_someone_else_does_not_answer() -> None:
+    # Julia's birthday is no answer about Kevin, nor another speaker's words about the asker.
+    julia = episode("my birthday's October 3rd", speaker="Julia")
+    asked = analysis(language="en", answer_type="Time", keywords=["birthday"], entities=["Kevin"])
+    assert not compose_answer(asked, [], [], [julia], "When is Kevin's birthday?", asker="Ana").answered
+    mine = analysis(language="en", answer_type="Time", keywords=["birthday"], entities=["Ana"])
+    assert not compose_answer(mine, [], [], [julia], "When is Ana's birthday?", asker="Ana").answered
+    hers = analysis(language="en", answer_type="Time", keywords=["birthday"], entities=["Julia"])
+    assert compose_answer(hers, [], [], [julia], "When is my birthday?", asker="Julia").value == "October 3rd"
+
+
+def test_a_sentence_sharing_too_few_words_with_the_question_does_not_answer() -> None:
+    said = episode("my new manager is Karen", speaker="Zoe")
+    asked = analysis(language="en", answer_kind="Name", keywords=["manager", "dog", "called"], entities=["Zoe"])
+    assert not compose_answer(asked, [], [], [said], "What's my manager's dog called?", asker="Zoe").answered
+
+
+def test_a_list_question_reads_what_the_sentence_lists() -> None:
+    said = episode("这学期选了三门课：统计学、宏观经济学，还有日语", speaker="梁爽")
+    asked = analysis(intent="list", keywords=["这学期", "选", "课"], entities=["梁爽"])
+    composed = compose_answer(asked, [], [], [said], "梁爽这学期选了哪些课？", asker="梁爽")
+    assert composed.value == "统计学、宏观经济学，还有日语"
+
+
+def test_an_open_question_is_answered_by_the_sentence_that_says_it() -> None:
+    said = episode("I drink green tea in the mornings now.", speaker="Ava")
+    asked = analysis(language="en", keywords=["drink", "mornings"], entities=["Ava"])
+    composed = compose_answer(asked, [], [], [said], "What does Ava drink in the mornings?", asker="Ava")
+    assert composed.value == "I drink green tea in the mornings now."
+    # A reason is the clause that gives it, and a wish answers nothing.
+    why = analysis(language="en", answer_kind="Reason", keywords=["switch", "tea"], entities=["Ava"])
+    because = episode("I switch to tea because coffee keeps me up.", speaker="Ava")
+    assert compose_answer(why, [], [], [because], "", asker="Ava").value == "because coffee keeps me up"
+    wish = episode("I wish I could drink coffee in the mornings.", speaker="Ava")
+    assert not compose_answer(asked, [], [], [wish], "What does Ava drink in the mornings?", asker="Ava").answered
 
 
 def test_yes_no_follows_the_negation_of_the_matching_fact() -> None:
     facts = [fact("f1", "小周", "吃", "辣", negated=True)]
-    assert compose_answer(analysis(intent="yes_no"), [ME], facts, [], "小周能吃辣吗？").startswith("不吃。")
+    assert compose_answer(analysis(intent="yes_no"), [ME], facts, [], "小周能吃辣吗？").text.startswith("不吃。")
     denied = [fact("f1", "小李", "是", "学生", negated=True)]
-    assert compose_answer(analysis(intent="yes_no"), [ME], denied, [], "小李是学生吗？").startswith("不是。")
+    assert compose_answer(analysis(intent="yes_no"), [ME], denied, [], "小李是学生吗？").value == "不是"
     facts = [fact("f1", "小周", "吃", "辣")]
-    assert compose_answer(analysis(intent="yes_no"), [ME], facts, [], "小周能吃辣吗？").startswith("是的。")
+    assert compose_answer(analysis(intent="yes_no"), [ME], facts, [], "小周能吃辣吗？").value == "是的"
     unrelated = compose_answer(analysis(intent="yes_no"), [ME], facts, [], "小周会开飞机吗？")
-    assert unrelated.startswith("记忆中没有能确认这一点的事实")
+    assert (unrelated.text, unrelated.reason) == (NOT_IN_MEMORY_ZH, "nothing_found")
 
 
-def test_negated_facts_are_never_the_answer() -> None:
+def test_negated_and_ended_facts_are_never_the_answer() -> None:
     facts = [
         fact("f1", "Eve", "drink", "coffee", negated=True, score=2.0),
         fact("f2", "Eve", "drink", "tea", score=1.0),
     ]
     eve = Entity(id="eve", name="Eve", type="Person")
-    answer = compose_answer(analysis(language="en"), [eve], facts, [], "What do Eve drink?")
-    assert answer.startswith("tea.")
+    assert compose_answer(analysis(language="en"), [eve], facts, [], "What do Eve drink?").value == "tea"
     assert [candidate.name for candidate in rank_answers(facts, [eve], None)] == ["tea"]
+    left = [fact("f1", "Eve", "left", "Chicago", object_type="Place", score=2.0)]
+    assert rank_answers(left, [eve], "Place") == []
 
 
 def test_time_questions_answer_with_the_time_of_the_fact() -> None:
     facts = [fact("f1", "小周", "毕业于", "浙江大学", valid_from="2018年")]
-    answer = compose_answer(analysis(answer_type="Time"), [ME], facts, [], "小周哪一年毕业？")
-    assert answer.startswith("2018年。")
+    composed = compose_answer(analysis(answer_type="Time"), [ME], facts, [], "小周哪一年毕业？")
+    assert composed.value == "2018年" and composed.support == facts
 
 
-def test_an_answer_of_an_incompatible_type_is_not_given() -> None:
+def test_an_answer_of_an_incompatible_kind_is_not_given() -> None:
     facts = [fact("f1", "小周", "喜欢", "西红柿", object_type="Food")]
-    answer = compose_answer(analysis(answer_type="Person"), [ME], facts, [], "小周的老板是谁？")
-    assert answer.startswith("记忆中没有直接回答这个问题的事实")
+    composed = compose_answer(analysis(answer_type="Person"), [ME], facts, [], "小周的老板是谁？")
+    assert (composed.answered, composed.reason) == (False, "wrong_kind")
     # a city for "where do I work" is compatible: places and organisations overlap
     facts = [fact("f1", "小周", "在工作", "北京", object_type="Place")]
-    assert compose_answer(analysis(answer_type="Organization"), [ME], facts, [], "").startswith("北京。")
+    assert compose_answer(analysis(answer_type="Organization"), [ME], facts, [], "").value == "北京"
+    # a name is asked: an occupation is no name, a name given by 叫 is one even as a common word
+    facts = [fact("f1", "小周", "男朋友", "平面设计", object_type="Concept")]
+    assert not compose_answer(analysis(answer_kind="Name"), [ME], facts, [], "小周男朋友叫什么？").answered
+    facts = [fact("f1", "小周猫", "叫", "年糕", object_type="Food")]
+    assert compose_answer(analysis(answer_kind="Name"), [ME], facts, [], "小周的猫叫什么？").value == "年糕"
+    # a number is asked: only a numeral answers
+    facts = [fact("f1", "小周", "住", "顶楼", object_type="Place")]
+    assert not compose_answer(analysis(answer_kind="Number"), [ME], facts, [], "小周住几楼？").answered
+    facts = [fact("f1", "小周", "住", "21楼", object_type="Concept")]
+    assert compose_answer(analysis(answer_kind="Number"), [ME], facts, [], "小周住几楼？").value == "21楼"
+    # a workplace is named: "new job downtown" is none
+    facts = [fact("f1", "Eve", "started", "new job downtown", object_type="Concept")]
+    eve = Entity(id="eve", name="Eve", type="Person")
+    asked = analysis(language="en", answer_type="Organization")
+    assert not compose_answer(asked, [eve], facts, [], "Where does Eve work?").answered
+
+
+def test_a_disputed_answer_is_withheld_as_contradicted() -> None:
+    facts = [fact("f1", "小周", "住在", "杭州", object_type="Place", status="disputed")]
+    composed = compose_answer(analysis(answer_type="Place"), [ME], facts, [], "小周住在哪里？")
+    assert (composed.answered, composed.reason) == (False, "contradicted")
 
 
 def test_parallel_answers_share_the_relation_of_the_best_one() -> None:
@@ -85,9 +158,9 @@ def test_parallel_answers_share_the_relation_of_the_best_one() -> None:
         fact("f2", "小周", "会说", "韩语", score=0.9, object_type="Language"),
         fact("f3", "小周", "住在", "杭州", score=0.9, object_type="Place"),
     ]
-    answer = compose_answer(analysis(), [ME], facts, [], "")
-    assert answer.startswith("日语、韩语。")
-    assert "杭州" not in answer.split("。")[0]
+    composed = compose_answer(analysis(), [ME], facts, [], "")
+    assert composed.value == "日语、韩语"
+    assert [f.id for f in composed.support] == ["f1", "f2"]
 
 
 def test_the_far_end_is_the_answer_not_the_entity_on_the_way() -> None:

@@ -38,6 +38,11 @@ def test_answer_graph_has_a_narrow_public_schema() -> None:
     assert described(input_schema)
     assert set(answer.graph.get_output_jsonschema()["properties"]) == {
         "answer",
+        "answered",
+        "reason",
+        "value",
+        "kind",
+        "related",
         "facts",
         "episodes",
         "history",

@@ -1,0 +1,164 @@
+"""Answer kinds and answer spans: what a question asks for, and where a sentence says it.
+
+``question_kind`` names the kind of answer a question wants when the entity types of the
+question analysis do not (a Number, a Name, a State). ``answer_spans`` finds the parts of a
+sentence that are answers of a kind: times and numbers by the patterns of
+``language/data/answers.toml``; people, places, organisations and names as proper names —
+capitalised word runs in English, the words jieba tags as names in Chinese. The patterns
+are data with examples that run as tests (``tests/unit/test_answer_spans.py``).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import tomllib
+from importlib import resources
+from typing import Any
+
+from elephant_broker.language import english as en
+from elephant_broker.language.relations import relation_words
+from elephant_broker.language.segment import pos_tag
+
+NUMBER = "Number"
+NAME = "Name"
+STATE = "State"
+REASON = "Reason"
+CONNECTION = "Connection"
+CLAUSE_KINDS = frozenset({STATE, REASON})
+"""Kinds answered by a clause, never by an entity."""
+NAMED_KINDS = frozenset({"Person", "Place", "Organization", NAME})
+"""Kinds answered by a proper name."""
+# jieba's name tags, by the kinds of answer they can be.
+_ZH_NAME_TAGS = {
+    "Person": frozenset({"nr", "nrfg", "nrt"}),
+    "Place": frozenset({"ns"}),
+    "Organization": frozenset({"nt", "nz", "ns"}),
+    NAME: frozenset({"nr", "nrfg", "nrt", "nz"}),
+}
+_EN_NAME_RUN = re.compile(r"\b[A-Z][\w'’&.-]*(?:\s+(?:of |de |van |von |the )?[A-Z][\w'’&.-]*)*")
+
+
+@functools.cache
+def _data() -> dict[str, Any]:
+    return tomllib.loads(resources.files(__package__).joinpath("data/answers.toml").read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _kind_patterns(language: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    table = _data()["kinds"][language]
+    return tuple(
+        (re.compile(pattern, re.IGNORECASE), kind)
+        for kind, patterns in table.items()
+        if kind not in ("doc", "examples")
+        for pattern in patterns
+    )
+
+
+@functools.cache
+def _span_patterns(language: str, kind: str) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(pattern) for pattern in _data()["spans"][language].get(kind, ()))
+
+
+def is_kind_noun(word: str, language: str) -> bool:
+    """Whether a question word names the kind of answer wanted (city, time, 名字) rather than its topic."""
+    return word.casefold() in frozenset(_data()["kind_nouns"][language])
+
+
+def question_kind(question: str, language: str) -> str | None:
+    """Return Number, Name, State, Reason or Connection when the question asks for one, else None."""
+    for pattern, kind in _kind_patterns(language):
+        if pattern.search(question):
+            return kind
+    return None
+
+
+def answer_spans(sentence: str, kind: str, language: str) -> list[str]:
+    """Return the spans of ``sentence`` that are answers of ``kind``, longest first.
+
+    Times and numbers come from the kind's patterns; people, places, organisations and
+    names are proper names. Other kinds have no spans (a State is answered by the
+    sentence itself).
+    """
+    if kind in NAMED_KINDS:
+        found = _zh_names(sentence, kind) if language == "zh" else _en_names(sentence)
+        if kind == NAME:
+            found.extend(_named_after_naming_word(sentence, language))
+    else:
+        found = [
+            match.group(0).strip() for pattern in _span_patterns(language, kind) for match in pattern.finditer(sentence)
+        ]
+    spans = [span for span in dict.fromkeys(found) if span]
+    # A span inside a longer one is the same answer cut short.
+    kept = [span for span in spans if not any(span != other and span in other for other in spans)]
+    return sorted(kept, key=len, reverse=True)
+
+
+def _en_names(sentence: str) -> list[str]:
+    names = []
+    for match in _EN_NAME_RUN.finditer(sentence):
+        words = match.group(0).split()
+        # A sentence's first word and "I" are capitalised without being names.
+        while words and (words[0].casefold() in en.STOPWORDS or words[0] in {"I", "I'm", "I've", "I'd", "I'll"}):
+            words = words[1:]
+        if words:
+            names.append(" ".join(words).rstrip(".'’"))
+    return names
+
+
+def _named_after_naming_word(sentence: str, language: str) -> list[str]:
+    """The word a naming word introduces: 叫 + 年糕, named + Pepper — a name even when a common word."""
+    if language == "zh":
+        # Found in the text, not among jieba's words: it glues 猫叫 into one.
+        names = []
+        for entry in sorted(relation_words("naming", "zh"), key=len, reverse=True):
+            start = sentence.find(entry)
+            if start == -1:
+                continue
+            # The name runs to the clause's end (旺财, which jieba splits), when that is short.
+            rest = _CLAUSE_END.split(sentence[start + len(entry) :], maxsplit=1)[0].strip()
+            words = [word for word, _tag in pos_tag(rest)] if len(rest) > _MAX_ZH_NAME else [rest]
+            if words and _is_word(words[0]):
+                names.append(words[0])
+        return names
+    tokens = sentence.split()
+    return [
+        tokens[i + 1].strip(",.;:!?\"'")
+        for i, token in enumerate(tokens[:-1])
+        if token.casefold() in relation_words("naming", "en") and tokens[i + 1].casefold() not in en.STOPWORDS
+    ]
+
+
+_CLAUSE_END = re.compile(r"[，。,.;；!！?？、\s]")
+_MAX_ZH_NAME = 6
+
+
+def _is_word(word: str) -> bool:
+    return any(ch.isalnum() for ch in word)
+
+
+def _zh_names(sentence: str, kind: str) -> list[str]:
+    tags = _ZH_NAME_TAGS[kind]
+    names = [word for word, tag in pos_tag(sentence) if tag in tags and len(word) > 1]
+    # Latin names inside Chinese text (在 Google 上班) are names too.
+    names.extend(_en_names(sentence))
+    return names
+
+
+_LEAD_IN_TAGS = ("f", "d", "v", "u", "p", "c", "y", "r", "x", "ul", "uj", "m")
+"""Tags of words that lead into a list without being in it: 里 | 还有 | 了 (a count like 三门 is kept after a colon)."""
+
+
+def strip_lead_in(text: str, chinese: bool) -> str:
+    """Cut the words that lead into what a sentence lists (里还有 | 鸡蛋、西红柿; the | tent, …)."""
+    text = text.strip(" ，,：:。.!！")
+    if chinese:
+        words = pos_tag(text)
+        start = 0
+        while start < len(words) - 1 and words[start][1] in _LEAD_IN_TAGS:
+            start += 1
+        return "".join(word for word, _tag in words[start:]).strip()
+    words = text.split()
+    while len(words) > 1 and words[0].casefold() in en.STOPWORDS:
+        words = words[1:]
+    return " ".join(words)

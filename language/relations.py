@@ -1,0 +1,57 @@
+"""Relation words read on a fact's predicate: naming relations, and relations that ended.
+
+``language/data/relations.toml`` holds the words. A naming predicate (叫, named) makes its
+object a name even when it is a common word; an ending predicate (left, 离职, quit) says
+the relation no longer holds. ``ended_relation`` rewrites a fact that states an ending as
+the negation of the relation it ended, chosen by what was left (an organisation: works at;
+a place: lives in), so it meets the old fact in the conflict path and retires it.
+"""
+
+from __future__ import annotations
+
+import functools
+import tomllib
+from importlib import resources
+from typing import Any
+
+from elephant_broker.schemas.models import Quintuple
+
+
+@functools.cache
+def _data() -> dict[str, Any]:
+    return tomllib.loads(resources.files(__package__).joinpath("data/relations.toml").read_text(encoding="utf-8"))
+
+
+@functools.cache
+def relation_words(table: str, language: str) -> frozenset[str]:
+    """The words of a relation table (``naming``, ``ending``) in one language."""
+    return frozenset(_data()[table][language])
+
+
+def is_relation(predicate: str, table: str) -> bool:
+    """Whether a fact's surface predicate is of a relation table (``naming``, ``ending``).
+
+    English predicates match whole ("left", not "left for", which goes somewhere), Chinese
+    on a leading substring (戒 in 戒烟, 以前 in 以前住在).
+    """
+    folded = " ".join(predicate.split()).casefold()
+    if not folded:
+        return False
+    if folded[:1].isascii():
+        return folded in relation_words(table, "en")
+    return any(folded.startswith(entry) for entry in relation_words(table, "zh"))
+
+
+def ended_relation(quintuple: Quintuple) -> Quintuple:
+    """A fact that states an ending (王磊 离职 腾讯), as the negation of the relation it ended (王磊 不在腾讯工作).
+
+    Facts of other predicates, negated ones, and endings of things of no family's type
+    (quit coffee) are returned as they are.
+    """
+    if quintuple.negated or not is_relation(quintuple.predicate, "ending"):
+        return quintuple
+    family = _data()["ending"]["families"].get(quintuple.object_type)
+    if family is None:
+        return quintuple
+    language = "en" if quintuple.predicate.strip()[:1].isascii() else "zh"
+    return quintuple.model_copy(update={"predicate": family[language], "negated": True})

@@ -1,0 +1,100 @@
+"""The answer kinds, answer spans, relation words and corrections kept as data run their own examples."""
+
+from __future__ import annotations
+
+import tomllib
+from importlib import resources
+from typing import Any
+
+import pytest
+from elephant_broker.language import answer_spans as spans_module
+from elephant_broker.language.answer_spans import answer_spans, question_kind
+from elephant_broker.language.corrections import Correction, corrected_statement, find_correction
+from elephant_broker.language.relations import ended_relation, is_relation
+from elephant_broker.schemas.models import Quintuple
+
+
+def _data(name: str) -> dict[str, Any]:
+    return tomllib.loads(resources.files(spans_module.__package__).joinpath(f"data/{name}").read_text("utf-8"))
+
+
+ANSWERS = _data("answers.toml")
+RELATIONS = _data("relations.toml")
+CORRECTIONS = _data("corrections.toml")
+
+
+@pytest.mark.parametrize(
+    ("language", "example"),
+    [(language, example) for language in ("en", "zh") for example in ANSWERS["kinds"][language]["examples"]],
+)
+def test_question_kind_examples(language: str, example: dict[str, str]) -> None:
+    assert question_kind(example["question"], language) == example["kind"]
+
+
+@pytest.mark.parametrize(
+    ("language", "example"),
+    [(language, example) for language in ("en", "zh") for example in ANSWERS["spans"][language]["examples"]],
+)
+def test_answer_span_examples(language: str, example: dict[str, str]) -> None:
+    assert answer_spans(example["text"], example["kind"], language)[0] == example["span"]
+
+
+def test_every_data_table_says_what_it_is_for() -> None:
+    for table in (*ANSWERS["kinds"].values(), *ANSWERS["spans"].values(), ANSWERS["kind_nouns"], *RELATIONS.values()):
+        assert table["doc"].strip()
+    for language in ("en", "zh"):
+        assert CORRECTIONS[language]["doc"].strip() and CORRECTIONS[language]["examples"]
+
+
+def test_a_question_that_names_no_special_kind_has_none() -> None:
+    assert question_kind("Where does Alice live?", "en") is None
+    assert question_kind("小李住在哪里？", "zh") is None
+
+
+def test_names_are_proper_names_or_what_a_naming_word_introduces() -> None:
+    assert answer_spans("we just run the loop at Riverside Park now", "Place", "en") == ["Riverside Park"]
+    assert answer_spans("I think we should go", "Person", "en") == []  # "I" is capitalised, not a name
+    assert answer_spans("我有一条狗，名字叫旺财。", "Name", "zh") == ["旺财"]
+    assert "三亚" in answer_spans("婚礼在三亚办", "Place", "zh")
+
+
+@pytest.mark.parametrize("table", ["naming", "ending"])
+def test_relation_word_examples(table: str) -> None:
+    assert all(is_relation(predicate, table) for predicate in RELATIONS[table]["match"])
+    assert not any(is_relation(predicate, table) for predicate in RELATIONS[table]["miss"])
+
+
+def test_an_ended_relation_is_the_negation_of_its_family() -> None:
+    left = Quintuple(subject="王磊", predicate="离职", object="腾讯", object_type="Organization")
+    assert ended_relation(left).model_dump(include={"predicate", "negated"}) == {"predicate": "工作", "negated": True}
+    moved = Quintuple(subject="Sofia", predicate="left", object="Chicago", object_type="Place")
+    assert (ended_relation(moved).predicate, ended_relation(moved).negated) == ("lives in", True)
+    # What is no organisation or place keeps its words: quitting coffee is no lost address.
+    coffee = Quintuple(subject="Ava", predicate="quit", object="coffee", object_type="Food")
+    assert ended_relation(coffee) == coffee
+    going = Quintuple(subject="Sofia", predicate="left for", object="Denver", object_type="Place")
+    assert ended_relation(going) == going
+
+
+@pytest.mark.parametrize(
+    ("language", "example"),
+    [(language, example) for language in ("en", "zh") for example in CORRECTIONS[language]["examples"]],
+)
+def test_correction_examples(language: str, example: dict[str, Any]) -> None:
+    found = find_correction(example["text"])
+    if example.get("none"):
+        assert found is None
+    else:
+        assert found == Correction(example["new"], example.get("old"))
+
+
+def test_a_correction_is_placed_in_the_previous_turn() -> None:
+    assert corrected_statement("我家住12楼，来了直接按电梯", Correction("21楼")) == (
+        "我家住21楼，来了直接按电梯",
+        "12楼",
+    )
+    assert corrected_statement("周六聚餐定在海底捞了", Correction("巴奴", "海底捞")) == ("周六聚餐定在巴奴了", "海底捞")
+    placed = corrected_statement("Ruby's teacher this year is Mrs. Hollis", Correction("Mrs. Hallows"))
+    assert placed == ("Ruby's teacher this year is Mrs. Hallows", "Mrs. Hollis")
+    # Nothing of the kind to replace: the correction cannot be placed.
+    assert corrected_statement("I love this weather", Correction("21")) is None
