@@ -581,17 +581,15 @@ def read_from_episodes(
                 value = sentence.strip()
             elif listing:
                 value = listed_after(sentence, keywords, chinese)
-                if not value:
-                    continue
             else:
                 spans = [
                     span
-                    for span in answer_spans(sentence, kind, analysis.language)
+                    for span in answer_spans(sentence, kind or "", analysis.language)
                     if not is_mentioned(span, question) and span not in (asker, episode.speaker)
                 ]
-                if not spans:
-                    continue
-                value = spans[0]
+                value = spans[0] if spans else ""
+            if not value:
+                continue
             quote = sentence.strip()
             text = (
                 f"{value}。依据：{episode.speaker}说「{quote}」。"

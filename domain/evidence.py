@@ -28,6 +28,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from elephant_broker.domain.retrieval import ANSWER, choose_episodes, rank_episodes
+from elephant_broker.language.answer_spans import is_light_word
 from elephant_broker.language.names import fold_text, is_mentioned, normalize_name, search_text
 from elephant_broker.language.occupations import OCCUPATION_KEY, is_occupation
 from elephant_broker.language.predicates import PREDICATE_LEXICON, TIME_SENSITIVE, predicate_key
@@ -317,7 +318,10 @@ def rank_facts(
         whose known relation differs from the one the question names (住在 when
         工作 is asked) is not grounded by words or similarity, only by type.
     """
-    keywords = [fold_text(word) for word in analysis.keywords if word.strip()]
+    # "get", 有: too general to tie a fact to the question on their own.
+    keywords = [
+        fold_text(word) for word in analysis.keywords if word.strip() and not is_light_word(word, analysis.language)
+    ]
     asked = asked_relations(analysis)
     ranked: list[Fact] = []
     grounded: set[str] = set()

@@ -160,7 +160,7 @@ def read_with_rules(text: str, speaker: str, preceding: str | None = None) -> li
     if correction is None:
         return extract_with_rules(text, speaker)
     placed = corrected_statement(preceding, correction) if preceding else None
-    if placed is None:
+    if preceding is None or placed is None:
         return []
     statement, old = placed
     denied = [

@@ -65,6 +65,11 @@ def is_kind_noun(word: str, language: str) -> bool:
     return word.casefold() in frozenset(_data()["kind_nouns"][language])
 
 
+def is_light_word(word: str, language: str) -> bool:
+    """Whether a question word is too general to tie a fact to the question (get, 有)."""
+    return word.casefold() in frozenset(_data()["light_words"][language])
+
+
 def question_kind(question: str, language: str) -> str | None:
     """Return Number, Name, State, Reason or Connection when the question asks for one, else None."""
     for pattern, kind in _kind_patterns(language):
@@ -153,11 +158,11 @@ def strip_lead_in(text: str, chinese: bool) -> str:
     """Cut the words that lead into what a sentence lists (里还有 | 鸡蛋、西红柿; the | tent, …)."""
     text = text.strip(" ，,：:。.!！")
     if chinese:
-        words = pos_tag(text)
+        tagged = pos_tag(text)
         start = 0
-        while start < len(words) - 1 and words[start][1] in _LEAD_IN_TAGS:
+        while start < len(tagged) - 1 and tagged[start][1] in _LEAD_IN_TAGS:
             start += 1
-        return "".join(word for word, _tag in words[start:]).strip()
+        return "".join(word for word, _tag in tagged[start:]).strip()
     words = text.split()
     while len(words) > 1 and words[0].casefold() in en.STOPWORDS:
         words = words[1:]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from elephant_broker.language import answer_spans as spans_module
-from elephant_broker.language.answer_spans import answer_spans, question_kind
+from elephant_broker.language.answer_spans import answer_spans, is_light_word, question_kind
 from elephant_broker.language.corrections import Correction, corrected_statement, find_correction
 from elephant_broker.language.relations import ended_relation, is_relation
 from elephant_broker.schemas.models import Quintuple
@@ -40,10 +40,16 @@ def test_answer_span_examples(language: str, example: dict[str, str]) -> None:
 
 
 def test_every_data_table_says_what_it_is_for() -> None:
-    for table in (*ANSWERS["kinds"].values(), *ANSWERS["spans"].values(), ANSWERS["kind_nouns"], *RELATIONS.values()):
+    tables = (*ANSWERS["kinds"].values(), *ANSWERS["spans"].values(), ANSWERS["kind_nouns"], ANSWERS["light_words"])
+    for table in (*tables, *RELATIONS.values()):
         assert table["doc"].strip()
     for language in ("en", "zh"):
         assert CORRECTIONS[language]["doc"].strip() and CORRECTIONS[language]["examples"]
+
+
+def test_light_words_tie_no_fact_to_a_question() -> None:
+    assert is_light_word("getting", "en") and is_light_word("觉得", "zh")
+    assert not is_light_word("makes", "en") and not is_light_word("running", "en")
 
 
 def test_a_question_that_names_no_special_kind_has_none() -> None:
