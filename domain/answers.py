@@ -38,10 +38,11 @@ from elephant_broker.language.answer_spans import (
 )
 from elephant_broker.language.extract import split_sentences
 from elephant_broker.language.filters import is_non_factual
-from elephant_broker.language.names import is_mentioned
+from elephant_broker.language.names import fold_text, is_mentioned
 from elephant_broker.language.pronouns import resolve_first_person
 from elephant_broker.language.relations import is_relation
 from elephant_broker.language.sentences import sentence_of
+from elephant_broker.language.types import guess_type
 from elephant_broker.prompts.answerer import ANSWER_SYSTEM, ANSWER_USER
 from elephant_broker.providers.chat_models import ModelError, ask_model
 from elephant_broker.schemas.models import (
@@ -457,7 +458,8 @@ def compose_answer(
     ranked = [
         candidate
         for candidate in rank_answers(facts, anchors, analysis.answer_type, asked)
-        if is_of_kind(candidate, kind, analysis.answer_type, asked) and (candidate.connected or lead)
+        if is_of_kind(candidate, kind, analysis.answer_type, asked, analysis.answer_kind)
+        and (candidate.connected or lead)
     ]
     if not ranked:
         chain = _connecting_chain(facts, anchors) if kind == CONNECTION else []
@@ -472,6 +474,12 @@ def compose_answer(
     best = ranked[0]
     if best.support and best.support[0].status == "disputed":
         return abstain(chinese, "contradicted")
+    if kind is None and analysis.intent == "lookup" and not _states_asked_relation(best, analysis, asked):
+        # "What did Caroline realize after the race?": a fact about the race that does not state
+        # the asked relation names a thing, not the answer; what was said, if it says it, is.
+        read = read_from_episodes(analysis, question, asker, episodes)
+        if read is not None:
+            return read
     limit = 5 if analysis.intent == "list" else 3
     # Several answers only when they are parallel: reached through the same relation
     # as the best one (会说日语 and 会说韩语), not merely scored close to it.
@@ -498,20 +506,35 @@ def compose_answer(
     return _with_reasons(names, supporting, chinese)
 
 
+def _states_asked_relation(candidate: AnswerCandidate, analysis: QuestionAnalysis, asked: frozenset[str]) -> bool:
+    """Whether a fact the candidate rests on states the relation the question asks (喜欢吃 for 爱吃什么)."""
+    verbs = [fold_text(word) for word in analysis.keywords if word not in analysis.entities]
+    return any(
+        affirmed_relations(fact) & asked or any(word and word in fold_text(fact.predicate) for word in verbs)
+        for fact in candidate.support
+    )
+
+
 def _no_kind(kind: str | None) -> AbstainReason:
     # Episodes were found: with a kind asked, none said a thing of that kind.
     return "wrong_kind" if kind else "nothing_found"
 
 
 def is_of_kind(
-    candidate: AnswerCandidate, kind: str | None, answer_type: str | None, asked: frozenset[str] = frozenset()
+    candidate: AnswerCandidate,
+    kind: str | None,
+    answer_type: str | None,
+    asked: frozenset[str] = frozenset(),
+    class_asked: str | None = None,
 ) -> bool:
     """Whether a candidate answer is of the kind the question asks for.
 
     A Number must hold a numeral; a Name must be a name (no activity, no common noun); a
     State or a Reason is never an entity; a person answers only a question that asks for
     one (who, a role, a name), not a bare "what"; other kinds are entity types, compatible
-    as ``is_compatible_type`` says. A person, place or organisation of no known type is one
+    as ``is_compatible_type`` says, except when the question names the class (``class_asked``:
+    which city wants a place, not the employer "where" would also take). A person, place or
+    organisation of no known type is one
     when it is a proper name, or when a fact
     states the very relation asked (works at a bakery answers where someone works; "started
     new job downtown" does not).
@@ -529,6 +552,8 @@ def is_of_kind(
         # "What …?" asks for no one: a person answers who, a role or a name. (A Chinese name's
         # type comes from jieba's nr tag, which unknown words get too: 柯基 is no person.)
         return False
+    if class_asked == "Place" and candidate.kind not in (None, "Concept", "Place"):
+        return False  # which city: an employer is where someone works, not a city
     if kind in NAMED_KINDS and candidate.kind in (None, "Concept"):
         stated = any(affirmed_relations(fact) & asked for fact in candidate.support)
         return stated or is_proper_name(candidate.name)
@@ -578,19 +603,22 @@ def read_from_episodes(
             if not _shares_words(sentence, keywords, chinese) or is_non_factual(sentence) not in (None, "emotion"):
                 continue  # a wish, a dream, a question states nothing to answer with
             if kind == STATE or (open_question and not listing):
-                value = sentence.strip()
+                value = sentence.strip().rstrip("。.!！;；")
             elif listing:
                 value = listed_after(sentence, keywords, chinese)
             else:
                 spans = [
                     span
                     for span in answer_spans(sentence, kind or "", analysis.language)
-                    if not is_mentioned(span, question) and span not in (asker, episode.speaker)
+                    if not is_mentioned(span, question)
+                    and span not in (asker, episode.speaker)
+                    # which city: a name that is plainly an organisation (… Labs, 科技) is none
+                    and not (analysis.answer_kind == "Place" and guess_type(span) == "Organization")
                 ]
                 value = spans[0] if spans else ""
             if not value:
                 continue
-            quote = sentence.strip()
+            quote = sentence.strip().rstrip("。.")
             text = (
                 f"{value}。依据：{episode.speaker}说「{quote}」。"
                 if chinese
@@ -698,12 +726,12 @@ def _with_reasons(answer: str, facts: list[Fact], chinese: bool) -> Composed:
 
 # Types a question and an answer may disagree on without the answer being wrong
 # (where do I work? -> a city or a company; what do I use? -> a tool or a language).
+# A person is none of them: "Dev" is not where my brother works.
 _COMPATIBLE_TYPES: tuple[frozenset[str], ...] = (
     frozenset({"Place", "Organization"}),
     frozenset({"Tool", "Language", "Thing", "Organization"}),
     frozenset({"Food", "Thing"}),
     frozenset({"Activity", "Event"}),
-    frozenset({"Person", "Organization"}),
 )
 
 

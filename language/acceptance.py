@@ -35,12 +35,15 @@ rule over a construction, its words in ``language/data/<language>.toml``
 
 from __future__ import annotations
 
+import functools
 import re
 
 from elephant_broker.language import types as _types
 from elephant_broker.language.drafts import FALLBACK, HEDGED, TextContext
 from elephant_broker.language.english import word_classes
 from elephant_broker.language.lexicon import Language, words
+from elephant_broker.language.predicates import predicate_key
+from elephant_broker.language.relations import ended_family_surfaces
 from elephant_broker.language.segment import has_cjk, pos_tag
 from elephant_broker.schemas.models import Quintuple
 
@@ -84,13 +87,16 @@ def settle(quintuple: Quintuple, ctx: TextContext, sentence: str, *, delimited: 
             return None  # the generic subject-verb-object reading, trusted only about people and named things
         if _zh_clause_has(settled, sentence, "hedges"):
             return None
-        if not settled.negated and (_zh_clause_has(settled, sentence, "no_longer") or _zh_not_at(settled, sentence)):
+        no_longer = _zh_clause_has(settled, sentence, "no_longer") or _zh_in_the_past(settled, sentence)
+        if not settled.negated and (no_longer or _zh_not_at(settled, sentence)):
             settled = settled.model_copy(update={"negated": True})
         return settled
     if not delimited and not (_en_subject(settled.subject, ctx, sentence) and _en_object(settled, ctx, sentence)):
         return None
     if _en_mood(settled.predicate):
         return None
+    if not settled.negated and _en_used_to(settled, sentence):
+        settled = settled.model_copy(update={"negated": True})  # "I used to live in Chicago": not now
     return settled
 
 
@@ -374,6 +380,45 @@ def _zh_clause_has(quintuple: Quintuple, sentence: str, lexicon: str) -> bool:
     entries = words("zh", lexicon)
     texts = {_zh_before_object(quintuple, sentence), quintuple.predicate} - {""}
     return any(word in entries for text in texts for word, _ in pos_tag(text))
+
+
+@functools.cache
+def _ending_keys() -> frozenset[str]:
+    return frozenset(predicate_key(surface) for surface in ended_family_surfaces())
+
+
+def _zh_in_the_past(quintuple: Quintuple, sentence: str) -> bool:
+    """以前在招商银行当柜员 / 我曾经住在北京: where one worked or lived, said of the past.
+
+    Other relations said of the past stay (以前在杭州上学), and so does a 过 experience.
+    """
+    if predicate_key(quintuple.predicate) not in _ending_keys():
+        return False
+    markers = words("zh", "past_markers")
+    said = [word for word, _ in pos_tag(_zh_before_object(quintuple, sentence))]
+    if any("过" in word for word in said if word not in markers) or "过" in quintuple.predicate:
+        return False
+    return not markers.isdisjoint(said[:3])
+
+
+def _en_used_to(quintuple: Quintuple, sentence: str) -> bool:
+    """A past state of work or home ("I used to live in Chicago"), not being accustomed ("I'm used to it")."""
+    if predicate_key(quintuple.predicate) not in _ending_keys():
+        return False
+    folded = sentence.casefold()
+    end = folded.find(quintuple.object.casefold())
+    before = " " + _EN_CLAUSE_BREAK.split(folded[: end if end >= 0 else len(folded)])[-1]
+    for phrase in words("en", "past_habitual"):
+        at = before.find(f" {phrase} ")
+        if at >= 0:
+            previous = before[:at].split()[-1:]
+            accustomed = words("en", "accustomed_before")
+            # "I'm used to": the contraction's ending is the form of be.
+            return not (previous and (previous[0] in accustomed or previous[0].endswith(("'m", "'re", "'s"))))
+    return False
+
+
+_EN_CLAUSE_BREAK = re.compile(r"[,;]| but | and | while | whereas ")
 
 
 def _zh_not_at(quintuple: Quintuple, sentence: str) -> bool:

@@ -26,7 +26,7 @@ PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
     # Kin named by different words: a question about "my father" finds "my dad Frank".
     "father": ("father", "dad", "daddy", "papa", "爸爸", "父亲", "老爸", "爸"),
     "mother": ("mother", "mom", "mum", "mommy", "mummy", "妈妈", "母亲", "老妈", "妈"),
-    "wife": ("wife", "老婆", "妻子", "太太", "媳妇", "爱人"),
+    "wife": ("wife", "老婆", "妻子", "太太", "媳妇"),
     "husband": ("husband", "hubby", "老公", "丈夫"),
     "son": ("son", "儿子"),
     "daughter": ("daughter", "女儿", "闺女"),

@@ -55,3 +55,9 @@ def ended_relation(quintuple: Quintuple) -> Quintuple:
         return quintuple
     language = "en" if quintuple.predicate.strip()[:1].isascii() else "zh"
     return quintuple.model_copy(update={"predicate": family[language], "negated": True})
+
+
+def ended_family_surfaces() -> tuple[str, ...]:
+    """The relations an ending can end, as written (works at, 工作, lives in, 住在)."""
+    families = _data()["ending"]["families"].values()
+    return tuple(surface for family in families for surface in (family["en"], family["zh"]))

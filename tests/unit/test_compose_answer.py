@@ -84,7 +84,7 @@ def test_an_open_question_is_answered_by_the_sentence_that_says_it() -> None:
     said = episode("I drink green tea in the mornings now.", speaker="Ava")
     asked = analysis(language="en", keywords=["drink", "mornings"], entities=["Ava"])
     composed = compose_answer(asked, [], [], [said], "What does Ava drink in the mornings?", asker="Ava")
-    assert composed.value == "I drink green tea in the mornings now."
+    assert composed.value == "I drink green tea in the mornings now"
     # A reason is the clause that gives it, and a wish answers nothing.
     why = analysis(language="en", answer_kind="Reason", keywords=["switch", "tea"], entities=["Ava"])
     because = episode("I switch to tea because coffee keeps me up.", speaker="Ava")
@@ -139,6 +139,17 @@ def test_an_answer_of_an_incompatible_kind_is_not_given() -> None:
     assert not compose_answer(analysis(answer_kind="Number"), [ME], facts, [], "小周住几楼？").answered
     facts = [fact("f1", "小周", "住", "21楼", object_type="Concept")]
     assert compose_answer(analysis(answer_kind="Number"), [ME], facts, [], "小周住几楼？").value == "21楼"
+    # a person is no workplace: where my brother works is not my brother's name
+    facts = [fact("f1", "Eve", "brother", "Dev", object_type="Person")]
+    eve = Entity(id="eve", name="Eve", type="Person")
+    assert not compose_answer(analysis(language="en", answer_type="Organization"), [eve], facts, [], "").answered
+    # "which city" names the class: an employer answers "where", not "which city"
+    facts = [fact("f1", "Eve", "works at", "Northbridge Labs", object_type="Organization")]
+    asked = analysis(language="en", answer_type="Place", answer_kind="Place")
+    assert not compose_answer(asked, [eve], facts, [], "Which city does Eve work in?").answered
+    assert (
+        compose_answer(analysis(language="en", answer_type="Place"), [eve], facts, [], "").value == "Northbridge Labs"
+    )
     # a workplace is named: "new job downtown" is none
     facts = [fact("f1", "Eve", "started", "new job downtown", object_type="Concept")]
     eve = Entity(id="eve", name="Eve", type="Person")
