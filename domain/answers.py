@@ -34,11 +34,13 @@ from elephant_broker.language.answer_spans import (
     STATE,
     answer_spans,
     is_kind_noun,
+    is_light_word,
     strip_lead_in,
 )
 from elephant_broker.language.extract import split_sentences
 from elephant_broker.language.filters import is_non_factual
 from elephant_broker.language.names import fold_text, is_mentioned
+from elephant_broker.language.predicates import predicate_key
 from elephant_broker.language.pronouns import resolve_first_person
 from elephant_broker.language.relations import is_relation
 from elephant_broker.language.sentences import sentence_of
@@ -199,11 +201,13 @@ def write_answer(
             notes.append(f"{error}; the answer was composed offline from the same evidence")
     if chain:
         final = hops[-1]
+        # A sentence read for the last hop must still be about what the whole question names.
+        about = list(analysis.entities)
         analysis = final.analysis or analysis
         linked = list(final.anchors)
         asked = resolve_first_person(final.question, speaker)
         composed = compose_answer(
-            analysis, _named(linked), final.facts, episodes, asked, linked, path=path, asker=speaker
+            analysis, _named(linked), final.facts, episodes, asked, linked, path=path, asker=speaker, about=about
         )
     else:
         linked = list(anchors)
@@ -300,7 +304,11 @@ def write_with_llm(
 
 
 def rank_answers(
-    facts: list[Fact], anchors: list[Entity], answer_type: str | None, asked: frozenset[str] = frozenset()
+    facts: list[Fact],
+    anchors: list[Entity],
+    answer_type: str | None,
+    asked: frozenset[str] = frozenset(),
+    keywords: Sequence[str] = (),
 ) -> list[AnswerCandidate]:
     """Rank the entities the evidence points to, best first.
 
@@ -311,7 +319,10 @@ def rank_answers(
     (小周不吃辣) counts against its far end, so it never makes it an answer —
     unless it states the relation asked about (``asked``: 不喜欢吃香菜 answers 讨厌吃什么).
     A candidate is ``connected`` when a fact or two of the evidence link it to an anchor, or
-    a fact links it to an anchor's thing (苏晴猫 叫 年糕 for 苏晴).
+    a fact links it to an anchor's thing (苏晴猫 叫 年糕 for 苏晴). Through another person, the
+    link must be one the question names (my colleague 王强 lives in 深圳 answers where my
+    colleague lives; "Gina right by Jon; Jon goes to Paris" is no answer about Gina), when the
+    question's ``keywords`` are given.
     """
     anchor_ids = {entity.id for entity in anchors}
     neighbours: dict[str, set[str]] = defaultdict(set)
@@ -341,7 +352,8 @@ def rank_answers(
         for end, name, kind in ends:
             if end in anchor_ids:
                 continue
-            names[end] = (name, kind)
+            if end not in names or names[end][1] is None:
+                names[end] = (name, kind)  # a type any fact knows beats one none gave
             touching[end].append(fact)
             if distance.get(end, 99) == farthest:
                 # A negated fact (小李不用 Python) counts against its far end, and so does
@@ -357,10 +369,31 @@ def rank_answers(
         connected = max(len(anchors_within_two(end)), 1)
         path = _path_facts(end, facts, anchor_ids)
         score = total * (1.0 + 0.5 * (connected - 1)) * _type_factor(kind, answer_type)
-        linked = bool(path) or not anchor_ids or any(_owned(fact, end, anchors) for fact in touching[end])
+        linked = (
+            not anchor_ids
+            or _linked_by(path, end, anchor_ids, keywords)
+            or any(_owned(fact, end, anchors) for fact in touching[end])
+        )
         ranked.append(AnswerCandidate(end, name, kind, score, path or touching[end], linked))
     ranked.sort(key=lambda candidate: candidate.score, reverse=True)
     return ranked
+
+
+def _linked_by(path: list[Fact], end: str, anchor_ids: set[str], keywords: Sequence[str]) -> bool:
+    """Whether the path ties the candidate to an anchor: directly, or through a person by a named link."""
+    if not path:
+        return False
+    if not keywords or any(end in _ends(fact) and _ends(fact) & anchor_ids for fact in path):
+        return True
+    folded = [fold_text(word) for word in keywords if word]
+    for link in path:
+        if not _ends(link) & anchor_ids:
+            continue
+        middle_is_person = (link.object_type if link.subject_id in anchor_ids else link.subject_type) == "Person"
+        named = any(word in fold_text(f"{link.predicate} {link.subject} {link.object}") for word in folded)
+        if not middle_is_person or named:
+            return True
+    return False
 
 
 def _owned(fact: Fact, end: str, anchors: list[Entity]) -> bool:
@@ -418,6 +451,7 @@ def compose_answer(
     *,
     path: list[Fact] | None = None,
     asker: str = "",
+    about: Sequence[str] = (),
 ) -> Composed:
     """Compose an answer from the evidence without a model, in the question's language.
 
@@ -437,16 +471,17 @@ def compose_answer(
         path: For a multi-hop question, the facts that led to what it asks about
             (the author of Dune is Frank Herbert), cited before the answer's own.
         asker: Who asks (first person in the question and in their own episodes).
+        about: More names a sentence read out must be about (a multi-hop question's own).
     """
     chinese = analysis.language == "zh"
     lead = list(path or [])
     kind = answer_kind(analysis)
     if not facts:
-        read = read_from_episodes(analysis, question, asker, episodes)
+        read = read_from_episodes(analysis, question, asker, episodes, about)
         return read or abstain(chinese, "nothing_found" if not episodes else _no_kind(kind))
     if analysis.intent == "yes_no":
         linked_ids = {entity.id for entity in linked or anchors}
-        return _answer_yes_no(question, facts, linked_ids, chinese, lead)
+        return _answer_yes_no(question, facts, linked_ids, chinese, lead, _relation_words(analysis) or None)
     if analysis.answer_type == "Time":
         timed = [fact for fact in facts if fact.valid_from or fact.schedule]
         if timed:
@@ -457,7 +492,7 @@ def compose_answer(
     # An answer is about what the question names: Melanie's race says nothing of Caroline's.
     ranked = [
         candidate
-        for candidate in rank_answers(facts, anchors, analysis.answer_type, asked)
+        for candidate in rank_answers(facts, anchors, analysis.answer_type, asked, _topic_words(analysis))
         if is_of_kind(candidate, kind, analysis.answer_type, asked, analysis.answer_kind)
         and (candidate.connected or lead)
     ]
@@ -470,14 +505,14 @@ def compose_answer(
             return Composed(text, links, support=[*lead, *chain])
         # The evidence is about the right things but names nothing of the kind asked
         # for (a city when an employer is asked): a sentence may say it; else abstain.
-        return read_from_episodes(analysis, question, asker, episodes) or abstain(chinese, "wrong_kind")
+        return read_from_episodes(analysis, question, asker, episodes, about) or abstain(chinese, "wrong_kind")
     best = ranked[0]
     if best.support and best.support[0].status == "disputed":
         return abstain(chinese, "contradicted")
     if kind is None and analysis.intent == "lookup" and not _states_asked_relation(best, analysis, asked):
         # "What did Caroline realize after the race?": a fact about the race that does not state
         # the asked relation names a thing, not the answer; what was said, if it says it, is.
-        read = read_from_episodes(analysis, question, asker, episodes)
+        read = read_from_episodes(analysis, question, asker, episodes, about)
         if read is not None:
             return read
     limit = 5 if analysis.intent == "list" else 3
@@ -513,6 +548,25 @@ def _states_asked_relation(candidate: AnswerCandidate, analysis: QuestionAnalysi
         affirmed_relations(fact) & asked or any(word and word in fold_text(fact.predicate) for word in verbs)
         for fact in candidate.support
     )
+
+
+def _relation_words(analysis: QuestionAnalysis) -> list[str]:
+    """The question's words that can name a relation: its keywords and their lemmas (make, 吃)."""
+    words = [word for word in analysis.keywords if word not in analysis.entities]
+    if analysis.language == "en":
+        words += [english.lemma(word.casefold()) for word in words]
+    return words
+
+
+def _topic_words(analysis: QuestionAnalysis) -> list[str]:
+    """The question's content words that may name a link (colleague, 同事), without its names."""
+    return [
+        word
+        for word in analysis.keywords
+        if word not in analysis.entities
+        and not is_kind_noun(word, analysis.language)
+        and not is_light_word(word, analysis.language)
+    ]
 
 
 def _no_kind(kind: str | None) -> AbstainReason:
@@ -568,7 +622,7 @@ def is_proper_name(name: str) -> bool:
 
 
 def read_from_episodes(
-    analysis: QuestionAnalysis, question: str, asker: str, episodes: Sequence[Episode]
+    analysis: QuestionAnalysis, question: str, asker: str, episodes: Sequence[Episode], about: Sequence[str] = ()
 ) -> Composed | None:
     """Read the answer out of a sentence of the best cited episodes, when one says it.
 
@@ -587,8 +641,8 @@ def read_from_episodes(
     if not (listing or open_question or kind in (*NAMED_KINDS, "Time", NUMBER, STATE, REASON)):
         return None
     chinese = analysis.language == "zh"
-    names = [name for name in analysis.entities if name != asker]
-    about_asker = asker in analysis.entities
+    names = [name for name in dict.fromkeys([*analysis.entities, *about]) if name != asker]
+    about_asker = asker in analysis.entities or asker in about
     keywords = [
         word
         for word in analysis.keywords
@@ -701,20 +755,43 @@ def _connecting_chain(facts: list[Fact], anchors: list[Entity]) -> list[Fact]:
 
 
 def _answer_yes_no(
-    question: str, facts: list[Fact], linked_ids: set[str], chinese: bool, lead: list[Fact] | None = None
+    question: str,
+    facts: list[Fact],
+    linked_ids: set[str],
+    chinese: bool,
+    lead: list[Fact] | None = None,
+    relation_words: Sequence[str] | None = None,
 ) -> Composed:
     """Answer yes or no from a fact whose object the question names, minding negation.
 
-    Only the object decides: "小周能吃辣吗" is settled by 小周 (不)吃 辣, while a fact
+    The object decides: "小周能吃辣吗" is settled by 小周 (不)吃 辣, while a fact
     that merely shares the subject (小周吃面) settles nothing. The object counts as
-    named when it is written in the question or was linked to it (番茄 ~ 西红柿).
+    named when it is written in the question or was linked to it (番茄 ~ 西红柿). The
+    subject must be named or linked too, and the fact must state the asked relation (a
+    question word in its predicate, or a copula): "Caroline shares a photo" does not settle
+    "Did Caroline make the bowl in the photo?", nor "Caroline does Oscar" "Is Oscar Mel's pet?".
     """
     for fact in facts:
-        if is_mentioned(fact.object, question) or (fact.object_id in linked_ids and fact.subject_id in linked_ids):
+        named = is_mentioned(fact.object, question) or fact.object_id in linked_ids
+        owner = fact.subject_id in linked_ids or is_mentioned(fact.subject, question)
+        if named and owner and (relation_words is None or _settles(fact, relation_words)):
             if fact.negated:
                 return _with_reasons(_chinese_no(fact) if chinese else "No", [*(lead or []), fact], chinese)
             return _with_reasons("是的" if chinese else "Yes", [*(lead or []), fact], chinese)
     return abstain(chinese, "nothing_found")
+
+
+def _settles(fact: Fact, relation_words: Sequence[str]) -> bool:
+    """Whether the fact states a relation the question asks about.
+
+    A question word in its predicate, the same canonical relation (love ~ like), or a copula.
+    """
+    if fact.predicate_key in ("is_a", "是") or fact.predicate.strip().casefold() in ("is", "are", "是"):
+        return True
+    if affirmed_relations(fact) & {predicate_key(word) for word in relation_words}:
+        return True
+    predicate = fold_text(fact.predicate)
+    return any(word and (word in predicate or predicate in word) for word in map(fold_text, relation_words))
 
 
 def _with_reasons(answer: str, facts: list[Fact], chinese: bool) -> Composed:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from elephant_broker.language.english import VERB_BASES, lemma
+from elephant_broker.language.english import STOPWORDS, VERB_BASES, is_base_verb, lemma, third_person
 from elephant_broker.language.segment import word_tag
 from elephant_broker.schemas.models import Fact
 
@@ -53,6 +53,8 @@ def _english(subject: str, predicate: str, obj: str, negated: bool) -> str:
         predicate = f"{verb} not {rest}".strip()  # Paul is not vegetarian
     elif negated:
         predicate = f"does not {lemma(verb)} {rest}".strip()  # Quinn does not use Slack
+    elif is_base_verb(verb) and lemma(verb) == verb and subject.casefold() not in STOPWORDS:
+        predicate = f"{third_person(verb)} {rest}".strip()  # Ben runs at the park, not "Ben run at"
     return f"{subject} {predicate} {obj}"
 
 

@@ -100,6 +100,11 @@ def test_yes_no_follows_the_negation_of_the_matching_fact() -> None:
     assert compose_answer(analysis(intent="yes_no"), [ME], denied, [], "小李是学生吗？").value == "不是"
     facts = [fact("f1", "小周", "吃", "辣")]
     assert compose_answer(analysis(intent="yes_no"), [ME], facts, [], "小周能吃辣吗？").value == "是的"
+    # The fact must state the asked relation about the named subject.
+    caroline = Entity(id="id_Caroline", name="Caroline", type="Person")
+    shared = [fact("f1", "Caroline", "shares", "photo")]
+    made = analysis(language="en", intent="yes_no", keywords=["make", "bowl", "photo"])
+    assert not compose_answer(made, [caroline], shared, [], "Did Caroline make the bowl in the photo?").answered
     unrelated = compose_answer(analysis(intent="yes_no"), [ME], facts, [], "小周会开飞机吗？")
     assert (unrelated.text, unrelated.reason) == (NOT_IN_MEMORY_ZH, "nothing_found")
 
@@ -182,6 +187,19 @@ def test_the_far_end_is_the_answer_not_the_entity_on_the_way() -> None:
     ranked = rank_answers(facts, [ME], "Place")
     assert ranked[0].name == "深圳"
     assert [f.id for f in ranked[0].support] == ["f2", "f1"]
+
+
+def test_through_another_person_only_a_link_the_question_names_connects() -> None:
+    facts = [
+        fact("f1", "小周", "同事", "王强", score=1.0, object_type="Person"),
+        fact("f2", "王强", "住在", "深圳", score=0.8, object_type="Place"),
+    ]
+    # "Where does my colleague live?": the colleague link is named, so 深圳 is about 小周's colleague.
+    assert rank_answers(facts, [ME], "Place", keywords=["同事", "住"])[0].connected
+    # "Where does 小周 live?": 深圳 is 王强's home, not 小周's.
+    assert not rank_answers(facts, [ME], "Place", keywords=["住"])[0].connected
+    asked = analysis(answer_type="Place", keywords=["住"])
+    assert not compose_answer(asked, [ME], facts, [], "小周住在哪里？").answered
 
 
 def test_time_sensitive_confidence_halves_every_half_life() -> None:

@@ -20,6 +20,9 @@ def sentence(subject: str, predicate: str, obj: str, negated: bool = False) -> s
         ("Paul", "uses", "Slack", True, "Paul does not use Slack"),
         ("Paul", "lives in", "Boston", True, "Paul does not live in Boston"),
         ("Paul", "works at", "Acme", False, "Paul works at Acme"),
+        # A base form as the Reader stored it reads inflected: "be on" is "is on".
+        ("Tom's flight", "be on", "the 16th", False, "Tom's flight is on the 16th"),
+        ("Ben", "run at", "Riverside Park", False, "Ben runs at Riverside Park"),
         ("Frank Herbert", "wrote", "Dune", False, "Frank Herbert wrote Dune"),
         ("Jake", "dog", "Biscuit", False, "Jake's dog is Biscuit"),
         ("Acme", "CEO", "Bob", False, "Acme's CEO is Bob"),
