@@ -9,6 +9,12 @@ from __future__ import annotations
 from elephant_broker.language.sentences import sentence_of
 from elephant_broker.schemas.models import Answer, Episode, Fact
 
+REASONS = {
+    "nothing_found": "nothing in memory bears on the question",
+    "wrong_kind": "memories bear on the question, but none says the kind of thing asked",
+    "contradicted": "the memories that would answer contradict each other",
+}
+"""Why an answer was withheld, in words a model reads (``Answer.reason``)."""
 EPISODE_TEXT_LIMIT = 400
 """Characters of an episode's text shown to the model (the structured result keeps all of it)."""
 
@@ -25,6 +31,13 @@ def describe_answer(answer: Answer) -> str:
     if answer.episodes:
         lines += ["", "Sources:"]
         lines.extend(f"- {episode_line(episode)}" for episode in answer.episodes)
+    if not answer.answered and answer.reason:
+        lines += ["", f"Not answered: {REASONS.get(answer.reason, answer.reason)}."]
+    if answer.related.facts or answer.related.episodes:
+        # Close to the question but not an answer: the model may judge them, never quote them as one.
+        lines += ["", "Related (not an answer):"]
+        lines.extend(f"- {fact_line(fact)}" for fact in answer.related.facts)
+        lines.extend(f"- {episode_line(episode)}" for episode in answer.related.episodes)
     if answer.notes:  # e.g. the chat model failed and the answer was composed offline
         lines += ["", *(f"Note: {note}" for note in answer.notes)]
     return "\n".join(lines)
