@@ -33,6 +33,7 @@ from elephant_broker.language.answer_spans import (
     REASON,
     STATE,
     answer_spans,
+    category_word,
     is_kind_noun,
     is_light_word,
     strip_lead_in,
@@ -638,15 +639,18 @@ def read_from_episodes(
     kind = answer_kind(analysis)
     listing = analysis.intent == "list" and kind not in ("Time", NUMBER)
     open_question = kind is None and analysis.intent == "lookup"
-    if not (listing or open_question or kind in (*NAMED_KINDS, "Time", NUMBER, STATE, REASON)):
+    if not (listing or open_question or kind in (*NAMED_KINDS, "Time", NUMBER, STATE, REASON, "Thing")):
         return None
     chinese = analysis.language == "zh"
     names = [name for name in dict.fromkeys([*analysis.entities, *about]) if name != asker]
     about_asker = asker in analysis.entities or asker in about
+    category = category_word(question, analysis.language)
     keywords = [
         word
         for word in analysis.keywords
-        if word not in analysis.entities and not is_kind_noun(word, analysis.language)
+        if word not in analysis.entities
+        and not is_kind_noun(word, analysis.language)
+        and word.casefold() != category  # 什么乐器: the answer names the instrument, not "乐器"
     ]
     for episode in episodes[:EXTRACT_FROM]:
         if not all(is_mentioned(name, episode.text) or name == episode.speaker for name in names):

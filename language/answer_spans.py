@@ -70,6 +70,30 @@ def is_light_word(word: str, language: str) -> bool:
     return word.casefold() in frozenset(_data()["light_words"][language])
 
 
+_FUNCTION_TAGS = frozenset({"x", "u", "ul", "uj", "uz", "ug", "uv", "ud", "y", "p", "c", "r", "v", "m", "q"})
+
+
+def category_word(question: str, language: str) -> str | None:
+    """The class a question names right after its question word (car in "what car", 乐器 in 什么乐器)."""
+    table = _data()["category_words"]
+    if language != "zh":
+        for pattern in table["en"]:
+            match = re.search(pattern, question, re.IGNORECASE)
+            if match and match.group("noun").casefold() not in en.STOPWORDS:
+                return match.group("noun").casefold()
+        return None
+    for opener in sorted(table["zh"], key=len, reverse=True):
+        at = question.find(opener)
+        if at == -1:
+            continue
+        following = pos_tag(question[at + len(opener) :])
+        # Any content word: jieba tags some nouns oddly (相机 as an adverb).
+        if following and following[0][1] not in _FUNCTION_TAGS:
+            return following[0][0]
+        return None
+    return None
+
+
 def question_kind(question: str, language: str) -> str | None:
     """Return Number, Name, State, Reason or Connection when the question asks for one, else None."""
     for pattern, kind in _kind_patterns(language):
@@ -90,8 +114,11 @@ def answer_spans(sentence: str, kind: str, language: str) -> list[str]:
         if kind == NAME:
             found.extend(_named_after_naming_word(sentence, language))
     else:
+        # A pattern's group "span" is the answer when it has one (一台 | 电钢琴).
         found = [
-            match.group(0).strip() for pattern in _span_patterns(language, kind) for match in pattern.finditer(sentence)
+            (match.group("span") if "span" in pattern.groupindex else match.group(0)).strip()
+            for pattern in _span_patterns(language, kind)
+            for match in pattern.finditer(sentence)
         ]
     spans = [span for span in dict.fromkeys(found) if span]
     # A span inside a longer one is the same answer cut short.

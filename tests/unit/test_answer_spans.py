@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from elephant_broker.language import answer_spans as spans_module
-from elephant_broker.language.answer_spans import answer_spans, is_light_word, question_kind
+from elephant_broker.language.answer_spans import answer_spans, category_word, is_light_word, question_kind
 from elephant_broker.language.corrections import Correction, corrected_statement, find_correction
 from elephant_broker.language.relations import ended_relation, is_relation
 from elephant_broker.schemas.models import Quintuple
@@ -40,11 +40,23 @@ def test_answer_span_examples(language: str, example: dict[str, str]) -> None:
 
 
 def test_every_data_table_says_what_it_is_for() -> None:
-    tables = (*ANSWERS["kinds"].values(), *ANSWERS["spans"].values(), ANSWERS["kind_nouns"], ANSWERS["light_words"])
+    tables = (
+        *ANSWERS["kinds"].values(),
+        *ANSWERS["spans"].values(),
+        *(ANSWERS[name] for name in ("kind_nouns", "light_words", "category_words")),
+    )
     for table in (*tables, *RELATIONS.values()):
         assert table["doc"].strip()
     for language in ("en", "zh"):
         assert CORRECTIONS[language]["doc"].strip() and CORRECTIONS[language]["examples"]
+
+
+@pytest.mark.parametrize(
+    ("language", "example"),
+    [("en" if example["question"].isascii() else "zh", example) for example in ANSWERS["category_words"]["examples"]],
+)
+def test_category_word_examples(language: str, example: dict[str, str]) -> None:
+    assert category_word(example["question"], language) == example["noun"]
 
 
 def test_light_words_tie_no_fact_to_a_question() -> None:
