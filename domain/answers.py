@@ -589,10 +589,9 @@ def is_of_kind(
     one (who, a role, a name), not a bare "what"; other kinds are entity types, compatible
     as ``is_compatible_type`` says, except when the question names the class (``class_asked``:
     which city wants a place, not the employer "where" would also take). A person, place or
-    organisation of no known type is one
-    when it is a proper name, or when a fact
-    states the very relation asked (works at a bakery answers where someone works; "started
-    new job downtown" does not).
+    organisation of no known type is one when it is a proper name, or when a fact states the
+    very relation asked (works at a bakery answers where someone works; "started new job
+    downtown" does not).
     """
     if kind == NUMBER:
         return any(ch.isdigit() or ch in "一二三四五六七八九十百千两" for ch in candidate.name)

@@ -407,7 +407,7 @@ def _en_used_to(quintuple: Quintuple, sentence: str) -> bool:
         return False
     folded = sentence.casefold()
     end = folded.find(quintuple.object.casefold())
-    before = " " + _EN_CLAUSE_BREAK.split(folded[: end if end >= 0 else len(folded)])[-1]
+    before = " " + _en_last_clause(folded[: end if end >= 0 else len(folded)])
     for phrase in words("en", "past_habitual"):
         at = before.find(f" {phrase} ")
         if at >= 0:
@@ -418,7 +418,15 @@ def _en_used_to(quintuple: Quintuple, sentence: str) -> bool:
     return False
 
 
-_EN_CLAUSE_BREAK = re.compile(r"[,;]| but | and | while | whereas ")
+@functools.cache
+def _en_clause_break() -> re.Pattern[str]:
+    conjunctions = "|".join(re.escape(word) for word in sorted(words("en", "clause_conjunctions")))
+    return re.compile(rf"[,;]| (?:{conjunctions}) ")
+
+
+def _en_last_clause(text: str) -> str:
+    """The last clause of a lower-case text: after its last comma, semicolon or clause conjunction."""
+    return _en_clause_break().split(text)[-1]
 
 
 def _zh_not_at(quintuple: Quintuple, sentence: str) -> bool:

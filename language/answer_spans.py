@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import functools
 import re
-import tomllib
-from importlib import resources
 from typing import Any
 
 from elephant_broker.language import english as en
+from elephant_broker.language.lexicon import data_file
 from elephant_broker.language.relations import relation_words
 from elephant_broker.language.segment import pos_tag
 
@@ -39,9 +38,13 @@ _ZH_NAME_TAGS = {
 _EN_NAME_RUN = re.compile(r"\b[A-Z][\w'’&.-]*(?:\s+(?:of |de |van |von |the )?[A-Z][\w'’&.-]*)*")
 
 
-@functools.cache
 def _data() -> dict[str, Any]:
-    return tomllib.loads(resources.files(__package__).joinpath("data/answers.toml").read_text(encoding="utf-8"))
+    return data_file("answers.toml")
+
+
+@functools.cache
+def _word_set(table: str, language: str) -> frozenset[str]:
+    return frozenset(_data()[table][language])
 
 
 @functools.cache
@@ -62,12 +65,12 @@ def _span_patterns(language: str, kind: str) -> tuple[re.Pattern[str], ...]:
 
 def is_kind_noun(word: str, language: str) -> bool:
     """Whether a question word names the kind of answer wanted (city, time, 名字) rather than its topic."""
-    return word.casefold() in frozenset(_data()["kind_nouns"][language])
+    return word.casefold() in _word_set("kind_nouns", language)
 
 
 def is_light_word(word: str, language: str) -> bool:
     """Whether a question word is too general to tie a fact to the question (get, 有)."""
-    return word.casefold() in frozenset(_data()["light_words"][language])
+    return word.casefold() in _word_set("light_words", language)
 
 
 _FUNCTION_TAGS = frozenset({"x", "u", "ul", "uj", "uz", "ug", "uv", "ud", "y", "p", "c", "r", "v", "m", "q"})

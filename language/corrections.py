@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import functools
 import re
-import tomllib
 from dataclasses import dataclass
-from importlib import resources
 
 from elephant_broker.language.answer_spans import NAME, NUMBER, answer_spans
+from elephant_broker.language.lexicon import data_file
 from elephant_broker.language.segment import detect_language
 
 
@@ -32,8 +31,7 @@ class Correction:
 
 @functools.cache
 def _patterns(language: str) -> tuple[re.Pattern[str], ...]:
-    data = tomllib.loads(resources.files(__package__).joinpath("data/corrections.toml").read_text(encoding="utf-8"))
-    return tuple(re.compile(pattern) for pattern in data[language]["patterns"])
+    return tuple(re.compile(pattern) for pattern in data_file("corrections.toml")[language]["patterns"])
 
 
 def find_correction(text: str) -> Correction | None:

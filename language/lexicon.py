@@ -41,6 +41,12 @@ class Lexicon:
 
 
 @functools.cache
+def data_file(name: str) -> dict[str, Any]:
+    """Return one of the Reader's data files (``language/data/<name>``), parsed once; callers must not change it."""
+    return tomllib.loads(resources.files(__package__).joinpath(f"data/{name}").read_text(encoding="utf-8"))
+
+
+@functools.cache
 def lexicons(language: Language) -> dict[str, Lexicon]:
     """Return every lexicon of a language, by name.
 
@@ -48,8 +54,7 @@ def lexicons(language: Language) -> dict[str, Lexicon]:
         ValueError: If the data file has a table that is not a lexicon (no ``doc``, no
             ``words`` or ``tags``, an example without ``text``).
     """
-    raw = tomllib.loads(resources.files(__package__).joinpath(f"data/{language}.toml").read_text(encoding="utf-8"))
-    return {name: _lexicon(name, language, table) for name, table in raw.items()}
+    return {name: _lexicon(name, language, table) for name, table in data_file(f"{language}.toml").items()}
 
 
 def words(language: Language, name: str) -> frozenset[str]:

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import functools
 import re
-import tomllib
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from elephant_broker.language.drafts import Draft
-from elephant_broker.language.lexicon import Example, Language, example_of
+from elephant_broker.language.lexicon import Example, Language, data_file, example_of
 from elephant_broker.language.segment import pos_tag
 
 _MACRO = re.compile(r"\{([A-Z_]+)\}")
@@ -55,7 +53,7 @@ def patterns(language: Language) -> tuple[Pattern, ...]:
     Raises:
         ValueError: Naming the pattern whose fields or expression are malformed.
     """
-    raw = tomllib.loads(resources.files(__package__).joinpath("data/patterns.toml").read_text(encoding="utf-8"))
+    raw = data_file("patterns.toml")
     macros = {name: str(value) for name, value in raw.get("macros", {}).items()}
     compiled = [_pattern(entry, macros) for entry in raw.get("pattern", [])]
     return tuple(pattern for pattern in compiled if pattern.language == language)

@@ -10,22 +10,15 @@ a place: lives in), so it meets the old fact in the conflict path and retires it
 from __future__ import annotations
 
 import functools
-import tomllib
-from importlib import resources
-from typing import Any
 
+from elephant_broker.language.lexicon import data_file
 from elephant_broker.schemas.models import Quintuple
-
-
-@functools.cache
-def _data() -> dict[str, Any]:
-    return tomllib.loads(resources.files(__package__).joinpath("data/relations.toml").read_text(encoding="utf-8"))
 
 
 @functools.cache
 def relation_words(table: str, language: str) -> frozenset[str]:
     """The words of a relation table (``naming``, ``ending``) in one language."""
-    return frozenset(_data()[table][language])
+    return frozenset(data_file("relations.toml")[table][language])
 
 
 def is_relation(predicate: str, table: str) -> bool:
@@ -50,7 +43,7 @@ def ended_relation(quintuple: Quintuple) -> Quintuple:
     """
     if quintuple.negated or not is_relation(quintuple.predicate, "ending"):
         return quintuple
-    family = _data()["ending"]["families"].get(quintuple.object_type)
+    family = data_file("relations.toml")["ending"]["families"].get(quintuple.object_type)
     if family is None:
         return quintuple
     language = "en" if quintuple.predicate.strip()[:1].isascii() else "zh"
@@ -59,5 +52,5 @@ def ended_relation(quintuple: Quintuple) -> Quintuple:
 
 def ended_family_surfaces() -> tuple[str, ...]:
     """The relations an ending can end, as written (works at, 工作, lives in, 住在)."""
-    families = _data()["ending"]["families"].values()
+    families = data_file("relations.toml")["ending"]["families"].values()
     return tuple(surface for family in families for surface in (family["en"], family["zh"]))

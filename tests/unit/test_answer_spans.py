@@ -2,25 +2,18 @@
 
 from __future__ import annotations
 
-import tomllib
-from importlib import resources
 from typing import Any
 
 import pytest
-from elephant_broker.language import answer_spans as spans_module
 from elephant_broker.language.answer_spans import answer_spans, category_word, is_light_word, question_kind
 from elephant_broker.language.corrections import Correction, corrected_statement, find_correction
+from elephant_broker.language.lexicon import data_file
 from elephant_broker.language.relations import ended_relation, is_relation
 from elephant_broker.schemas.models import Quintuple
 
-
-def _data(name: str) -> dict[str, Any]:
-    return tomllib.loads(resources.files(spans_module.__package__).joinpath(f"data/{name}").read_text("utf-8"))
-
-
-ANSWERS = _data("answers.toml")
-RELATIONS = _data("relations.toml")
-CORRECTIONS = _data("corrections.toml")
+ANSWERS = data_file("answers.toml")
+RELATIONS = data_file("relations.toml")
+CORRECTIONS = data_file("corrections.toml")
 
 
 @pytest.mark.parametrize(
