@@ -1,4 +1,5 @@
-"""A chat model that answers structured output through tool calling and reports token usage.
+"""Model fakes: a chat model that answers structured output through tool calling and reports token
+usage, and a loopback OpenAI-compatible server.
 
 ``tests.fakes.ScriptedChatModel`` replaces ``with_structured_output`` wholesale, so it
 never reaches LangChain's generate path (callbacks, ``usage_metadata``, a model's own
@@ -9,7 +10,10 @@ LangChain's own (``bind_tools`` + ``PydanticToolsParser``), and every request re
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+import threading
+from collections.abc import Callable, Sequence
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -57,3 +61,74 @@ class ToolCallingModel(BaseChatModel):
             response_metadata={"model_name": "tool-calling-test-model"},
         )
         return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+Reply = str | tuple[int, dict[str, Any]]
+"""What a loopback endpoint answers: a completion's message content, or (HTTP status, error payload)."""
+
+
+def schema_of(body: dict[str, Any]) -> str:
+    """The structured-output schema a chat-completions request asks for ("" when none)."""
+    return str(body.get("response_format", {}).get("json_schema", {}).get("name", ""))
+
+
+class LoopbackOpenAI:
+    """An OpenAI-compatible chat-completions server on a loopback port, in a thread.
+
+    ``answer(body)`` decides each reply (it may sleep, to play a hanging model); a string is
+    sent as a completion reporting ``usage`` (prompt, completion) tokens. Every request body is
+    kept in ``requests``, its ``Authorization`` header under ``"_authorization"``.
+    """
+
+    def __init__(self, answer: Callable[[dict[str, Any]], Reply], usage: tuple[int, int] = (1, 1)) -> None:
+        self.requests: list[dict[str, Any]] = []
+        loopback = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server API
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                loopback.requests.append({**body, "_authorization": self.headers.get("Authorization")})
+                reply = answer(body)
+                if isinstance(reply, tuple):
+                    self._send(*reply)
+                    return
+                prompt, completion = usage
+                self._send(
+                    200,
+                    {
+                        "id": "chatcmpl-1",
+                        "object": "chat.completion",
+                        "created": 0,
+                        "model": body["model"],
+                        "choices": [
+                            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": reply}}
+                        ],
+                        "usage": {
+                            "prompt_tokens": prompt,
+                            "completion_tokens": completion,
+                            "total_tokens": prompt + completion,
+                        },
+                    },
+                )
+
+            def _send(self, status: int, payload: dict[str, Any]) -> None:
+                data = json.dumps(payload).encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("Content-Type", "application/json")
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except OSError:
+                    pass  # the client gave up waiting (a hanging model)
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        """Stop serving."""
+        self.server.shutdown()

@@ -13,7 +13,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +24,8 @@ from elephant_broker.providers.resources import get_embeddings
 from elephant_broker.schemas.context import Context
 from elephant_broker.store.embedded import EmbeddedFalkorDB
 from langgraph.checkpoint.memory import InMemorySaver
+
+from tests.llm_fakes import LoopbackOpenAI, Reply, schema_of
 
 MODEL = "openai:gpt-loopback"
 SECRET = "sk-loopback-secret-0123456789"
@@ -67,53 +68,20 @@ class Endpoint:
         self.failure: str | None = None
         self.replies: dict[str, Any] = {}
         self.requests: list[str] = []
-        endpoint = self
+        self.loopback = LoopbackOpenAI(self._answer)
+        self.url = self.loopback.url
 
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server API
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                schema = body.get("response_format", {}).get("json_schema", {}).get("name", "")
-                endpoint.requests.append(schema)
-                failure = endpoint.failure
-                if failure == "hang":
-                    time.sleep(TIMEOUT_S + 3)
-                if failure == "http_500":
-                    self._send(500, {"error": {"message": "upstream exploded", "type": "server_error"}})
-                    return
-                content = {
-                    "malformed": '{"quintuples": [{"subject": "Peter", ',
-                    "shape": json.dumps([1, 2, 3]),
-                }.get(failure or "", json.dumps(endpoint.replies.get(schema, {}), ensure_ascii=False))
-                message = {"role": "assistant", "content": content}
-                self._send(
-                    200,
-                    {
-                        "id": "chatcmpl-1",
-                        "object": "chat.completion",
-                        "created": 0,
-                        "model": body["model"],
-                        "choices": [{"index": 0, "finish_reason": "stop", "message": message}],
-                        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-                    },
-                )
-
-            def _send(self, status: int, payload: dict[str, Any]) -> None:
-                data = json.dumps(payload).encode()
-                try:
-                    self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
-                    self.send_header("Content-Length", str(len(data)))
-                    self.end_headers()
-                    self.wfile.write(data)
-                except OSError:
-                    pass  # the client gave up waiting (the hang case)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+    def _answer(self, body: dict[str, Any]) -> Reply:
+        schema = schema_of(body)
+        self.requests.append(schema)
+        if self.failure == "hang":
+            time.sleep(TIMEOUT_S + 3)
+        if self.failure == "http_500":
+            return 500, {"error": {"message": "upstream exploded", "type": "server_error"}}
+        return {
+            "malformed": '{"quintuples": [{"subject": "Peter", ',
+            "shape": json.dumps([1, 2, 3]),
+        }.get(self.failure or "", json.dumps(self.replies.get(schema, {}), ensure_ascii=False))
 
     def count(self, schema: str) -> int:
         """Requests received for one structured-output schema."""
@@ -129,7 +97,7 @@ def endpoint(monkeypatch: pytest.MonkeyPatch) -> Iterator[Endpoint]:
     monkeypatch.setenv("ELEPHANT_LLM_TIMEOUT", str(TIMEOUT_S))
     reset_chat_models()
     yield served
-    served.server.shutdown()
+    served.loopback.close()
     reset_chat_models()
 
 

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
 
 import pytest
 from elephant_broker.broker.api import Broker
@@ -15,6 +12,7 @@ from elephant_broker.schemas.context import Context
 from elephant_broker.schemas.models import Extraction, Quintuple
 
 from tests.fakes import ScriptedChatModel
+from tests.llm_fakes import LoopbackOpenAI, schema_of
 
 
 def test_reader_uses_the_model_and_resolves_first_person(scripted: ScriptedChatModel, context: Context) -> None:
@@ -54,43 +52,8 @@ def test_no_model_call_when_memory_has_nothing(scripted: ScriptedChatModel, cont
     assert (answer.answered, answer.reason) == (False, "nothing_found")
 
 
-class _FakeOpenAI(BaseHTTPRequestHandler):
-    """Answers /v1/chat/completions with queued JSON, like an OpenAI-compatible server."""
-
-    replies: dict[str, dict[str, Any]] = {}
-    requests: list[dict[str, Any]] = []
-
-    def do_POST(self) -> None:  # noqa: N802 - http.server API
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        body["_authorization"] = self.headers.get("Authorization")
-        type(self).requests.append(body)
-        schema_name = body.get("response_format", {}).get("json_schema", {}).get("name", "")
-        content = json.dumps(self.replies[schema_name], ensure_ascii=False)
-        payload = {
-            "id": "chatcmpl-1",
-            "object": "chat.completion",
-            "created": 0,
-            "model": body["model"],
-            "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}],
-            "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
-        }
-        data = json.dumps(payload).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
 def test_openai_compatible_endpoint_through_openai_base_url(context: Context, monkeypatch: pytest.MonkeyPatch) -> None:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeOpenAI)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    _FakeOpenAI.requests = []
-    _FakeOpenAI.replies = {
+    replies = {
         "Extraction": {
             "quintuples": [
                 {
@@ -107,7 +70,8 @@ def test_openai_compatible_endpoint_through_openai_base_url(context: Context, mo
             ]
         },
     }
-    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{server.server_port}/v1")
+    server = LoopbackOpenAI(lambda body: json.dumps(replies[schema_of(body)], ensure_ascii=False))
+    monkeypatch.setenv("OPENAI_BASE_URL", server.url)
     monkeypatch.setenv("OPENAI_API_KEY", "sk-loopback-test")
     reset_chat_models()
     try:
@@ -116,10 +80,10 @@ def test_openai_compatible_endpoint_through_openai_base_url(context: Context, mo
         assert report.facts == 1
         [fact] = Broker(context).facts()
         assert (fact.subject, fact.predicate_key, fact.object) == ("Peter", "works_at", "Initech")
-        [request] = _FakeOpenAI.requests
+        [request] = server.requests
         assert request["model"] == "gpt-loopback"
         assert request["_authorization"] == "Bearer sk-loopback-test"
         assert request["response_format"]["type"] == "json_schema"
     finally:
-        server.shutdown()
+        server.close()
         reset_chat_models()

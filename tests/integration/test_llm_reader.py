@@ -11,9 +11,7 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +27,7 @@ from elephant_broker.schemas.models import Extraction, IngestReport, Perception,
 from elephant_broker.store.embedded import EmbeddedFalkorDB
 
 from tests.fakes import ScriptedChatModel
-from tests.llm_fakes import ToolCallingModel
+from tests.llm_fakes import LoopbackOpenAI, ToolCallingModel
 
 FIRST = "Alice Chen founded Lumen Labs in 2019."
 MOVED = "She moved to Berlin in 2021."
@@ -266,47 +264,10 @@ def test_a_bad_schema_fails_before_anything_is_read(context: Context, tmp_path: 
 # -- elephant ingest --json against an OpenAI-compatible loopback server ---------------------------
 
 
-class Endpoint:
-    """A loopback OpenAI-compatible server answering every request with an empty reading and fixed usage."""
-
-    def __init__(self) -> None:
-        self.requests: list[dict[str, Any]] = []
-        endpoint = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server API
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                endpoint.requests.append(body)
-                content = json.dumps({"quintuples": []})
-                data = json.dumps(
-                    {
-                        "id": "chatcmpl-1",
-                        "object": "chat.completion",
-                        "created": 0,
-                        "model": body["model"],
-                        "choices": [
-                            {"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}
-                        ],
-                        "usage": {"prompt_tokens": 11, "completion_tokens": 7, "total_tokens": 18},
-                    }
-                ).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.server.server_port}/v1"
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-
-
 @pytest.mark.slow
 def test_ingest_json_counts_calls_and_tokens_and_the_cache_spares_them(tmp_path: Path) -> None:
-    endpoint = Endpoint()
+    # Every request answered with an empty reading and fixed token counts.
+    endpoint = LoopbackOpenAI(lambda _body: json.dumps({"quintuples": []}), usage=(11, 7))
     home = tmp_path / "home"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("ELEPHANT_", "NEO4J_", "OPENAI_"))}
     env |= {"ELEPHANT_HOME": str(home), "OPENAI_BASE_URL": endpoint.url, "OPENAI_API_KEY": "sk-loopback-test"}
@@ -347,5 +308,5 @@ def test_ingest_json_counts_calls_and_tokens_and_the_cache_spares_them(tmp_path:
         uncached = ingest("--session", "third", ELEPHANT_LLM_CACHE="0")
         assert (uncached["model_calls"], uncached["model_cached"]) == (2, 0) and len(endpoint.requests) == 4
     finally:
-        endpoint.server.shutdown()
+        endpoint.close()
         EmbeddedFalkorDB(home / "falkordb").stop()
