@@ -59,6 +59,7 @@ if TYPE_CHECKING:
     from elephant_broker.schemas.models import Episode, EpisodeWrite
     from elephant_broker.store import GraphStore
     from elephant_broker.store.embedded import EmbeddedFalkorDB
+    from elephant_broker.store.vectors import VectorKind
 
 Progress = Callable[[str], None]
 
@@ -830,7 +831,8 @@ def load_fresh_memory(store: GraphStore, memory: SyntheticMemory, progress: Prog
             mentions[index] += 1
             first_seen.setdefault(index, written_at + number)
             last_seen[index] = written_at + number
-    vector = store._vector("r.embedding")
+    in_file = store.vectors is not None
+    vector = "null" if in_file else store._vector("r.embedding")
     for kind in ENTITY_TYPES:
         members = [index for index, entity in enumerate(memory.entities) if entity.type == kind]
         label = cypher_identifier(kind, ENTITY_TYPES)
@@ -854,6 +856,7 @@ def load_fresh_memory(store: GraphStore, memory: SyntheticMemory, progress: Prog
             for index in members
             if index in first_seen
         ]
+        _keep_vectors(store, "Entity", rows)
         _write_in_batches(store, statement, rows)
     progress(f"fresh load: {len(memory.entities):,} entities")
     episode_statement = (
@@ -913,6 +916,8 @@ def load_fresh_memory(store: GraphStore, memory: SyntheticMemory, progress: Prog
             for number, turn in turns
             for index in turn.facts
         ]
+        _keep_vectors(store, "Episode", episode_rows)
+        _keep_vectors(store, "Fact", rows)
         _write_in_batches(store, episode_statement, episode_rows)
         _write_in_batches(store, mention_statement, mention_rows, RAW_BATCH_ROWS)
         _write_in_batches(store, fact_statement, rows)
@@ -920,6 +925,13 @@ def load_fresh_memory(store: GraphStore, memory: SyntheticMemory, progress: Prog
         progress(f"fresh load: {done:,}/{len(memory.episodes):,} episodes, {time.perf_counter() - began:.0f} s")
     store.count_episode_stats()  # the BM25 statistics the broker's writes keep
     return time.perf_counter() - began
+
+
+def _keep_vectors(store: GraphStore, kind: VectorKind, rows: list[dict[str, Any]]) -> None:
+    """Move the rows' vectors to the store's vector file, when it keeps one (they leave the rows)."""
+    if store.vectors is None:
+        return
+    store.vectors.put([(kind, SCOPE, row["id"], row.pop("embedding")) for row in rows])
 
 
 def _write_in_batches(
@@ -969,7 +981,12 @@ def bench_ingest(
         server = EmbeddedFalkorDB(directory / "ingest" / "falkordb")
         socket = str(server.ensure_running())
         stores = {
-            name: FalkorDBStore(unix_socket_path=socket, graph=f"bench_{name}")
+            # The broker's graph keeps its vectors as the embedded store does (a vector file).
+            name: FalkorDBStore(
+                unix_socket_path=socket,
+                graph=f"bench_{name}",
+                vector_dir=server.data_dir if name == "broker" else None,
+            )
             for name in ("broker", "seed_merge", "raw_create")
         }
         try:

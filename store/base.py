@@ -18,7 +18,7 @@ import time
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 from elephant_broker.schemas.ids import stable_id
 from elephant_broker.schemas.models import ENTITY_TYPES, Conflict, Entity, Episode, EpisodeWrite, Fact, FactUpdate
@@ -36,6 +36,7 @@ from elephant_broker.store.open_conflicts import OpenConflictQueries, close_conf
 from elephant_broker.store.readonly import check_read_only
 from elephant_broker.store.sanitize import cypher_identifier
 from elephant_broker.store.scoping import scope_query
+from elephant_broker.store.vectors import VectorFile, VectorKind, VectorRow
 
 Statement = tuple[str, dict[str, Any]]
 Row = dict[str, Any]
@@ -55,7 +56,7 @@ _FULLTEXT_TERM = re.compile(r"[^\w]+", re.UNICODE)
 PATH_FANOUT = 100
 """Heaviest facts of each entity that paths of two and three facts are looked for through."""
 
-STORE_LAYOUT_VERSION = 3
+STORE_LAYOUT_VERSION = 4
 """Version of the stored layout that :meth:`GraphStore.upgrade` brings older stores to."""
 
 
@@ -93,6 +94,10 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
 
     #: Short name shown in messages and tests ("falkordb", "neo4j").
     backend: str = "cypher"
+
+    #: Where vectors are kept when not in the graph (the embedded store's vector file);
+    #: None: in the graph, on nodes and facts, with the backend's vector index.
+    vectors: VectorFile | None = None
 
     # -- execution, per backend ------------------------------------------------------
 
@@ -181,6 +186,9 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         self._upgrade_fact_vectors()
         # 3: BM25 statistics kept per scope (``EpisodeStats``) and each episode's length.
         self.count_episode_stats()
+        # 4: a store with a vector file keeps its vectors there, not in the graph.
+        if self.vectors is not None:
+            self._move_vectors_out()
         self._write_atomic(
             [("MERGE (m:StoreMeta {id: 'layout'}) SET m.version = $version", {"version": STORE_LAYOUT_VERSION})]
         )
@@ -188,6 +196,42 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
 
     def _upgrade_fact_vectors(self) -> None:
         """Turn fact vectors stored as plain lists into this dialect's vector type (nothing to do by default)."""
+
+    def _move_vectors_out(self, batch: int = 2_000) -> None:
+        """Move vectors an older release kept in the graph to the vector file, a batch at a time.
+
+        Each batch is copied to the file first and then removed from the graph, so a
+        process killed in between copies it again (a vector already kept stays).
+        """
+        assert self.vectors is not None
+        kinds: tuple[tuple[VectorKind, str], ...] = (
+            ("Episode", "(n:Episode {props})"),
+            ("Entity", "(n:Entity {props})"),
+            # No labels on the ends: FalkorDB would scan every entity for each id.
+            ("Fact", "()-[n:FACT {props}]->()"),
+        )
+        for kind, pattern in kinds:
+            while True:
+                rows = self._read(
+                    f"MATCH {pattern.format(props='')} WHERE n.embedding IS NOT NULL "
+                    "RETURN n.id AS id, n.scope AS scope, n.embedding AS vector LIMIT $batch",
+                    {"batch": batch},
+                )
+                if not rows:
+                    break
+                self.vectors.put([(kind, row["scope"], row["id"], row["vector"]) for row in rows])
+                self._write_atomic(
+                    [
+                        (
+                            f"UNWIND $ids AS id MATCH {pattern.format(props='{id: id}')} SET n.embedding = null",
+                            {"ids": [row["id"] for row in rows]},
+                        )
+                    ]
+                )
+        self._drop_vector_indexes()
+
+    def _drop_vector_indexes(self) -> None:
+        """Drop the graph's vector indexes once their vectors live in the vector file (nothing by default)."""
 
     # -- writes ----------------------------------------------------------------------
 
@@ -239,6 +283,9 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         if not plans:
             return []
         write_id = uuid.uuid4().hex
+        if self.vectors is not None:
+            # Before the graph: a write that fails leaves vectors nothing refers to, never the reverse.
+            self.vectors.put(plan_vectors(plans))
         rows = self._write_atomic(self.episode_statements(plans, write_id), result=self._created_by(plans, write_id))
         row = rows[0] if rows else {}
         episodes = set(row.get("episodes") or [])
@@ -306,7 +353,8 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
             f"SET e:{cypher_identifier(name, ENTITY_TYPES)})"
             for name in ENTITY_TYPES
         )
-        episode_rows = _episode_rows(plans, stamps)
+        in_graph = self.vectors is None
+        episode_rows = _episode_rows(plans, stamps, in_graph)
         statements: list[Statement] = [
             (
                 "UNWIND $rows AS r "
@@ -323,7 +371,7 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
             ),
             episode_stats_statement(write, [row["id"] for row in episode_rows]),
         ]
-        entities = _entity_rows(plans, stamps)
+        entities = _entity_rows(plans, stamps, in_graph)
         if entities:
             statements.append(
                 (
@@ -347,7 +395,7 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
                     {"rows": [list(mention) for mention in mentions]},
                 )
             )
-        facts = _fact_rows(plans, stamps)
+        facts = _fact_rows(plans, stamps, in_graph)
         if facts:
             statements.append(
                 (
@@ -429,6 +477,8 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
     def delete_scope(self, scope: str) -> None:
         """Forget everything one agent's memory holds (other scopes are untouched)."""
         self._write_atomic([("MATCH (n) WHERE n.scope = $scope DETACH DELETE n", {"scope": scope})])
+        if self.vectors is not None:
+            self.vectors.delete_scope(scope)
 
     # -- reads -----------------------------------------------------------------------
 
@@ -512,8 +562,10 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         return [(Episode(**_without(row, "score")), similarity) for row, similarity in rows]
 
     def _nearest(
-        self, label: str, alias: str, columns: str, scope: str, vector: Sequence[float], k: int
+        self, label: Literal["Entity", "Episode"], alias: str, columns: str, scope: str, vector: Sequence[float], k: int
     ) -> list[tuple[Row, float]]:
+        if self.vectors is not None:
+            return self._nearest_in_file(label, alias, columns, scope, vector, k)
         # The vector index spans every scope: fetch four times k, keep the scope's, best k.
         rows = self._read(
             f"{self._vector_query(label, '$fetch', '$vector')} "
@@ -524,6 +576,23 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         hits = [(row, self._vector_similarity(float(row["score"]))) for row in rows]
         hits.sort(key=lambda hit: hit[1], reverse=True)
         return hits[:k]
+
+    def _nearest_in_file(
+        self, label: Literal["Entity", "Episode"], alias: str, columns: str, scope: str, vector: Sequence[float], k: int
+    ) -> list[tuple[Row, float]]:
+        # The file searches the scope alone; the graph says which hits still exist (a
+        # failed write's vectors never do). A few spare hits cover those.
+        assert self.vectors is not None
+        hits = self.vectors.nearest(label, scope, vector, k + 8)
+        if not hits:
+            return []
+        node = cypher_identifier(label, ("Entity", "Episode"))
+        rows = self._read(
+            f"UNWIND $ids AS id MATCH ({alias}:{node} {{id: id}}) WHERE {alias}.scope = $scope RETURN {columns}",
+            {"ids": [identifier for identifier, _ in hits], "scope": scope},
+        )
+        by_id = {row["id"]: row for row in rows}
+        return [(by_id[identifier], score) for identifier, score in hits if identifier in by_id][:k]
 
     def facts_touching(
         self,
@@ -567,7 +636,7 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         statuses = ["active", "superseded"] if history else ["active"]
         similarity = (
             f"CASE WHEN f.embedding IS NULL THEN null ELSE {self._cosine('f.embedding', '$vector')} END"
-            if similar_to is not None
+            if similar_to is not None and self.vectors is None
             else "null"
         )
         found: dict[str, tuple[Fact, float | None]] = {}
@@ -591,6 +660,9 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
             for row in rows:
                 score = row.pop("similarity")
                 found[row["id"]] = (_fact(row), None if score is None else self._vector_similarity(float(score)))
+        if similar_to is not None and self.vectors is not None:
+            scores = self.vectors.similarities("Fact", scope, found, similar_to)
+            return [(fact, scores.get(fact.id)) for fact, _ in found.values()]
         return list(found.values())
 
     def connecting_paths(
@@ -863,8 +935,23 @@ def write_stamps(count: int) -> list[int]:
     return list(range(start, start + count))
 
 
-def _episode_rows(plans: Sequence[EpisodeWrite], stamps: Sequence[int]) -> list[Row]:
-    """One row per episode: as its first plan describes it, read as its last plan says."""
+def plan_vectors(plans: Sequence[EpisodeWrite]) -> list[VectorRow]:
+    """The vectors of episode plans, for a store that keeps them out of the graph (in plan order)."""
+    rows: list[VectorRow] = []
+    for plan in plans:
+        if plan.episode_embedding:
+            rows.append(("Episode", plan.scope, plan.episode.id, plan.episode_embedding))
+        rows.extend(
+            ("Entity", plan.scope, entity_id(plan.scope, entity.key), entity.embedding)
+            for entity in plan.entities
+            if entity.embedding
+        )
+        rows.extend(("Fact", plan.scope, fact.id, fact.embedding) for fact in plan.facts if fact.embedding)
+    return rows
+
+
+def _episode_rows(plans: Sequence[EpisodeWrite], stamps: Sequence[int], vectors: bool = True) -> list[Row]:
+    """One row per episode: as its first plan describes it, read as its last plan says (vectors if asked)."""
     rows: dict[str, Row] = {}
     for plan, now in zip(plans, stamps, strict=True):
         episode = plan.episode
@@ -883,14 +970,14 @@ def _episode_rows(plans: Sequence[EpisodeWrite], stamps: Sequence[int]) -> list[
                 "time": episode.time,
                 "external_id": episode.external_id,
                 "now": now,
-                "embedding": plan.episode_embedding or [],
+                "embedding": (plan.episode_embedding or []) if vectors else [],
             },
         )
         row["read_by"] = plan.read_by
     return list(rows.values())
 
 
-def _entity_rows(plans: Sequence[EpisodeWrite], stamps: Sequence[int]) -> list[Row]:
+def _entity_rows(plans: Sequence[EpisodeWrite], stamps: Sequence[int], vectors: bool = True) -> list[Row]:
     """One row per entity of the plans: as its first plan names it, with every type it is given.
 
     Writing the plans one by one creates an entity from its first plan's row, stamps
@@ -906,7 +993,7 @@ def _entity_rows(plans: Sequence[EpisodeWrite], stamps: Sequence[int]) -> list[R
                     "scope": plan.scope,
                     "id": entity_id(plan.scope, entity.key),
                     "first_seen": now,
-                    "embedding": entity.embedding or [],
+                    "embedding": (entity.embedding or []) if vectors else [],
                     "types": [],
                 }
             row["last_seen"] = now
@@ -915,7 +1002,7 @@ def _entity_rows(plans: Sequence[EpisodeWrite], stamps: Sequence[int]) -> list[R
     return list(rows.values())
 
 
-def _fact_rows(plans: Sequence[EpisodeWrite], stamps: Sequence[int]) -> list[Row]:
+def _fact_rows(plans: Sequence[EpisodeWrite], stamps: Sequence[int], vectors: bool = True) -> list[Row]:
     """One row per fact of the plans: created as its first plan states it, asserted by every plan.
 
     ``episode_ids`` lists the asserting episodes in plan order (each once); the
@@ -937,7 +1024,7 @@ def _fact_rows(plans: Sequence[EpisodeWrite], stamps: Sequence[int]) -> list[Row
                     **fact.model_dump(exclude={"is_new", "embedding"}),
                     "scope": plan.scope,
                     "learnt": plan.episode.learnt_at(),
-                    "embedding": fact.embedding or [],
+                    "embedding": (fact.embedding or []) if vectors else [],
                     "episode_ids": [],
                 }
             if plan.episode.id not in row["episode_ids"]:

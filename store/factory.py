@@ -50,7 +50,11 @@ def open_store(url: str | None, home: Path | str, *, appendfsync: str = "everyse
 
         server = EmbeddedFalkorDB(Path(home) / "falkordb", appendfsync=appendfsync)
         socket = server.ensure_running()
-        return FalkorDBStore(unix_socket_path=str(socket), description=f"embedded FalkorDB in {server.data_dir}")
+        return FalkorDBStore(
+            unix_socket_path=str(socket),
+            description=f"embedded FalkorDB in {server.data_dir}",
+            vector_dir=server.data_dir,
+        )
     try:
         parts = urlsplit(url)
         port = parts.port

@@ -4,6 +4,10 @@ FalkorDB runs each graph query atomically but has no multi-statement transaction
 so ``_write_atomic`` composes an episode's statements into *one* query of unit
 ``CALL { ... }`` subqueries: the whole episode is applied, or none of it is. Reads go
 through ``GRAPH.RO_QUERY``, which the server itself refuses to run writes in.
+
+The embedded server keeps its vectors out of the graph, in a vector file beside its
+data (``store/vectors.py``); a server reached by URL keeps them in the graph with
+FalkorDB's vector indexes.
 """
 
 from __future__ import annotations
@@ -11,11 +15,13 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import redis
 from elephant_broker.store.base import GraphStore, Row, Statement, StoreError
 from elephant_broker.store.sanitize import cypher_identifier
+from elephant_broker.store.vectors import VectorFile
 from falkordb import FalkorDB
 
 _PARAMETER = re.compile(r"\$([A-Za-z_][A-Za-z0-9_]*)")
@@ -39,8 +45,19 @@ class FalkorDBStore(GraphStore):
         password: str | None = None,
         graph: str = "elephant",
         description: str = "",
+        vector_dir: Path | str | None = None,
     ) -> None:
         """Connect to a FalkorDB server and select the broker's graph.
+
+        Args:
+            unix_socket_path: The embedded server's socket (instead of host and port).
+            host: The server's host.
+            port: The server's port.
+            password: The server's password.
+            graph: The graph (one server holds many).
+            description: How messages name the store.
+            vector_dir: Keep the graph's vectors in a file in this directory (the
+                embedded server's own) instead of in the graph.
 
         Raises:
             StoreError: If the server does not answer.
@@ -55,6 +72,9 @@ class FalkorDBStore(GraphStore):
         except (redis.exceptions.RedisError, OSError) as error:
             raise StoreError(f"cannot reach FalkorDB at {self.description}: {error}") from error
         self._graph = self._db.select_graph(graph)
+        if vector_dir is not None:
+            # One file per graph: the graph's name is chosen by the caller, never by input.
+            self.vectors = VectorFile(Path(vector_dir) / f"vectors-{_file_safe(graph)}.sqlite3")
 
     # -- execution -------------------------------------------------------------------
 
@@ -125,6 +145,14 @@ class FalkorDBStore(GraphStore):
             if not rows or not rows[0]["n"]:
                 return
 
+    def _drop_vector_indexes(self) -> None:
+        for pattern in ("(e:Entity) ON (e.embedding)", "(ep:Episode) ON (ep.embedding)"):
+            try:
+                self._graph.query(f"DROP VECTOR INDEX FOR {pattern}")
+            except redis.exceptions.ResponseError as error:
+                if "no such index" not in str(error).lower():
+                    raise StoreError(f"FalkorDB schema statement failed: {error}") from error
+
     def _await_indexes(self) -> None:
         deadline = time.monotonic() + INDEX_BUILD_TIMEOUT_S
         while True:
@@ -163,6 +191,12 @@ class FalkorDBStore(GraphStore):
 
     def _schema_statements(self, dimension: int) -> list[str]:
         dimension = int(dimension)
+        vector_indexes = [
+            "CREATE VECTOR INDEX FOR (e:Entity) ON (e.embedding) "
+            f"OPTIONS {{dimension: {dimension}, similarityFunction: 'cosine'}}",
+            "CREATE VECTOR INDEX FOR (ep:Episode) ON (ep.embedding) "
+            f"OPTIONS {{dimension: {dimension}, similarityFunction: 'cosine'}}",
+        ]
         return [
             "CREATE INDEX FOR (e:Entity) ON (e.key)",
             "CREATE INDEX FOR (e:Entity) ON (e.id)",
@@ -174,10 +208,7 @@ class FalkorDBStore(GraphStore):
             "CALL db.idx.fulltext.createNodeIndex('Entity', 'search_text')",
             # Episodes too: speaker and text, pre-segmented the same way (store/episodes.py).
             "CALL db.idx.fulltext.createNodeIndex('Episode', 'search_text')",
-            "CREATE VECTOR INDEX FOR (e:Entity) ON (e.embedding) "
-            f"OPTIONS {{dimension: {dimension}, similarityFunction: 'cosine'}}",
-            "CREATE VECTOR INDEX FOR (ep:Episode) ON (ep.embedding) "
-            f"OPTIONS {{dimension: {dimension}, similarityFunction: 'cosine'}}",
+            *(vector_indexes if self.vectors is None else []),
         ]
 
     def _vector(self, expression: str) -> str:
@@ -209,12 +240,16 @@ class FalkorDBStore(GraphStore):
     # -- lifecycle -------------------------------------------------------------------
 
     def drop_all(self) -> None:
-        """Delete every node and relationship of the graph, keeping its indexes."""
+        """Delete every node and relationship of the graph (and its vectors), keeping its indexes."""
         self._write_atomic([("MATCH (n) DETACH DELETE n", {})])
+        if self.vectors is not None:
+            self.vectors.clear()
 
     def close(self) -> None:
-        """Close the client connection pool."""
+        """Close the client connection pool and the vector file."""
         self._db.connection.close()
+        if self.vectors is not None:
+            self.vectors.close()
 
 
 class FloatList:
@@ -235,6 +270,10 @@ class FloatList:
 
     def __str__(self) -> str:
         return self.text
+
+
+def _file_safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)[:100] or "graph"
 
 
 # Always with a point and an exponent: a float stays a float in the query ("1" would be an integer).

@@ -13,11 +13,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from elephant_broker.store.vectors import VectorFile
+
 
 class IngestReads:
     """Batched reads of the ingest pipeline, shared by every backend."""
 
     if TYPE_CHECKING:
+        vectors: VectorFile | None
 
         def _read(
             self, query: str, params: dict[str, Any] | None = None, *, timeout_ms: int | None = None
@@ -97,6 +101,8 @@ class IngestReads:
         queries = [{"key": key, "vector": list(map(float, vector))} for key, vector in vectors.items()]
         if not queries:
             return {}
+        if self.vectors is not None:
+            return self._entities_near_in_file(scope, vectors, k)
         rows = self._read(
             f"UNWIND $queries AS q {self._vector_query('Entity', '$fetch', 'q.vector')} "
             "WITH q, node AS e, score WHERE e.scope = $scope "
@@ -107,6 +113,23 @@ class IngestReads:
         for row in rows:
             found.setdefault(row["key"], []).append((-self._vector_similarity(float(row["score"])), row["id"]))
         return {key: [(eid, -negative) for negative, eid in sorted(hits)[:k]] for key, hits in found.items()}
+
+    def _entities_near_in_file(
+        self, scope: str, vectors: Mapping[str, Sequence[float]], k: int
+    ) -> dict[str, list[tuple[str, float]]]:
+        assert self.vectors is not None
+        # The file searches the scope alone; spare hits cover vectors whose entity is gone (merged, failed write).
+        found = self.vectors.nearest_many("Entity", scope, vectors, k + 4)
+        ids = sorted({identifier for hits in found.values() for identifier, _ in hits})
+        if not ids:
+            return {}
+        rows = self._read(
+            "UNWIND $ids AS id MATCH (e:Entity {id: id}) WHERE e.scope = $scope RETURN e.id AS id",
+            {"scope": scope, "ids": ids},
+        )
+        stored = {row["id"] for row in rows}
+        kept = {key: [hit for hit in hits if hit[0] in stored][:k] for key, hits in found.items()}
+        return {key: hits for key, hits in kept.items() if hits}
 
     def similarities_to(
         self, scope: str, candidates: Mapping[str, tuple[Sequence[str], Sequence[float]]]
@@ -128,6 +151,13 @@ class IngestReads:
         ]
         if not queries:
             return {}
+        if self.vectors is not None:
+            file = self.vectors
+            return {
+                key: scores
+                for key, (ids, vector) in candidates.items()
+                if ids and (scores := file.similarities("Entity", scope, ids, vector))
+            }
         rows = self._read(
             "UNWIND $queries AS q UNWIND q.ids AS id "
             "MATCH (e:Entity {id: id}) WHERE e.scope = $scope AND e.embedding IS NOT NULL "

@@ -24,6 +24,9 @@ from elephant_broker.language.names import search_text
 from elephant_broker.schemas.models import ENTITY_TYPES, EpisodeWrite, MergeRecord
 from elephant_broker.store.sanitize import cypher_identifier
 
+if TYPE_CHECKING:
+    from elephant_broker.store.vectors import VectorFile
+
 Statement = tuple[str, dict[str, Any]]
 
 GENERIC_TYPES: tuple[str, ...] = ("Concept", "Thing")
@@ -123,6 +126,8 @@ class MergeQueries:
         ) -> list[dict[str, Any]]: ...
 
         def _optional_vector(self, expression: str) -> str: ...
+
+        vectors: VectorFile | None
 
     # -- writes in the episode's transaction -----------------------------------------------
 
@@ -241,11 +246,15 @@ class MergeQueries:
         wanted = sorted(set(ids))
         if not wanted:
             return {}
-        extra = ", e.embedding AS embedding" if with_embeddings else ""
+        extra = ", e.embedding AS embedding" if with_embeddings and self.vectors is None else ""
         rows = self._read(
             f"MATCH (e:Entity) WHERE e.scope = $scope AND e.id IN $ids RETURN {_IDENTITY_COLUMNS}{extra}",
             {"scope": scope, "ids": wanted},
         )
+        if with_embeddings and self.vectors is not None:
+            kept = self.vectors.vectors("Entity", scope, [row["id"] for row in rows])
+            for row in rows:
+                row["embedding"] = kept[row["id"]].tolist() if row["id"] in kept else None
         return {row["id"]: _identity(row) for row in rows}
 
     def active_merges(self, scope: str, alias_keys: Iterable[str]) -> list[MergeRecord]:
@@ -320,6 +329,21 @@ class MergeQueries:
 
     def apply_unmerge(self, plan: UnmergePlan) -> None:
         """Undo one merge in one transaction: all of it or nothing."""
+        if self.vectors is not None:
+            # Before the graph, as an episode write's: the restored entity's name vector and
+            # a split fact's copy of its sentence vector.
+            split = {move.fact_id: move.new_id for move in plan.moves if move.new_id is not None}
+            facts = self.vectors.vectors("Fact", plan.scope, split)
+            self.vectors.put(
+                [
+                    ("Entity", plan.scope, plan.new_id, plan.embedding),
+                    *(
+                        ("Fact", plan.scope, new_id, facts[old].tolist())
+                        for old, new_id in split.items()
+                        if old in facts
+                    ),
+                ]
+            )
         self._write_atomic(self.unmerge_statements(plan))
 
     def unmerge_statements(self, plan: UnmergePlan) -> list[Statement]:
@@ -349,7 +373,7 @@ class MergeQueries:
                     "first_seen": plan.first_seen,
                     "last_seen": plan.last_seen,
                     "search_text": plan.search_text,
-                    "embedding": plan.embedding,
+                    "embedding": plan.embedding if self.vectors is None else [],
                     "mentions": plan.mention_count,
                 },
             )

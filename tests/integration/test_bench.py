@@ -62,13 +62,15 @@ def test_ingest_json_and_equal_loads(tmp_path: Path) -> None:
     assert not EmbeddedFalkorDB(tmp_path / "work" / "ingest" / "falkordb").ping()
 
 
-def test_fresh_load_leaves_the_graph_the_broker_writes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("vector_file", [True, False], ids=["vector-file", "vectors-in-graph"])
+def test_fresh_load_leaves_the_graph_the_broker_writes(tmp_path: Path, vector_file: bool) -> None:
     """The ask benchmark's bulk load must build what write_episode builds, property for property."""
     memory = bench.generate_memory(120, seed=9, dimension=DIMENSION)
     server = EmbeddedFalkorDB(tmp_path / "falkordb")
     socket = str(server.ensure_running())
-    written = FalkorDBStore(unix_socket_path=socket, graph="written")
-    loaded = FalkorDBStore(unix_socket_path=socket, graph="loaded")
+    vector_dir = tmp_path / "vectors" if vector_file else None
+    written = FalkorDBStore(unix_socket_path=socket, graph="written", vector_dir=vector_dir)
+    loaded = FalkorDBStore(unix_socket_path=socket, graph="loaded", vector_dir=vector_dir)
     try:
         for store in (written, loaded):
             store.ensure_schema(DIMENSION)
@@ -100,6 +102,11 @@ def test_fresh_load_leaves_the_graph_the_broker_writes(tmp_path: Path) -> None:
         # Conversation order (adjacent turns) follows write order in both.
         order = "MATCH (ep:Episode) RETURN ep.id AS id ORDER BY ep.created_at, ep.id"
         assert written._read(order) == loaded._read(order)
+        if vector_file:
+            assert written.vectors is not None and loaded.vectors is not None
+            for kind in ("Episode", "Entity", "Fact"):
+                kept = written.vectors.ids(kind, bench.SCOPE)
+                assert kept and kept == loaded.vectors.ids(kind, bench.SCOPE)
     finally:
         written.close()
         loaded.close()

@@ -1,0 +1,299 @@
+"""The embedded store's vectors: one SQLite file per graph beside the server's data, searched in process.
+
+FalkorDB reads every vector out of the query text and inserts it into its HNSW index
+inside the write: for a batch of chat turns that was four fifths of the store's write
+time, and vectors in a remote server's query text cost as much to parse again on every
+search. The embedded server's data directory is local by construction, so the embedded
+store keeps episode, entity and fact vectors here instead (float32 blobs keyed by kind,
+scope and id) and the graph keeps none. A server reached by URL (FalkorDB or Neo4j)
+keeps vectors in the graph, where every client can see them.
+
+Consistency with the graph:
+
+- Vectors are written, in one SQLite transaction, *before* the graph write that needs
+  them. A graph write that fails or is killed leaves vectors nothing refers to; every
+  search re-reads its hits from the graph by id within the scope, so those never
+  surface, and writing the same episode again finds its vectors already there.
+- A vector is never replaced (``INSERT OR IGNORE``): the graph too keeps an episode's,
+  entity's and fact's first vector (``ON CREATE``).
+- Each process searches an in-memory matrix per (kind, scope), read on first use and
+  caught up before every search with the rows other processes added since (an indexed
+  ``seq > watermark`` read that usually returns nothing). A deletion bumps a counter
+  that makes every process re-read the scopes it holds.
+
+Search is exact (one matrix product): at 100,000 episodes of 384 floats it takes a few
+milliseconds, and it answers within one scope, where the graph's shared index fetched
+neighbours across every agent's memory and filtered afterwards.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+from elephant_broker.store.errors import StoreError
+
+VectorKind = Literal["Episode", "Entity", "Fact"]
+VECTOR_KINDS: tuple[VectorKind, ...] = ("Episode", "Entity", "Fact")
+BUSY_TIMEOUT_S = 60
+_IDS_PER_LOOKUP = 500  # below SQLite's bound on a statement's parameters
+
+_SCHEMA = (
+    # AUTOINCREMENT: a rowid is never reused, so "rows after my watermark" misses none.
+    "CREATE TABLE IF NOT EXISTS vectors (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, "
+    "scope TEXT NOT NULL, id TEXT NOT NULL, vector BLOB NOT NULL, UNIQUE (kind, scope, id))",
+    "CREATE INDEX IF NOT EXISTS vectors_by_scope ON vectors (kind, scope, seq)",
+    "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
+    "INSERT OR IGNORE INTO meta (name, value) VALUES ('deletions', 0)",
+)
+
+VectorRow = tuple[VectorKind, str, str, Sequence[float]]
+"""(kind, scope, id, vector): one vector to keep."""
+
+
+@dataclass
+class _Matrix:
+    """One (kind, scope)'s vectors as this process last read them: unit rows, ids alike ordered."""
+
+    ids: list[str] = field(default_factory=list)
+    rows: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
+    size: int = 0
+    watermark: int = 0
+
+    def extend(self, ids: list[str], vectors: np.ndarray) -> None:
+        if not ids:
+            return
+        if self.size == 0:
+            self.rows = np.zeros((max(len(ids), 64), vectors.shape[1]), dtype=np.float32)
+        needed = self.size + len(ids)
+        if needed > len(self.rows):
+            grown = np.zeros((max(needed, 2 * len(self.rows)), self.rows.shape[1]), dtype=np.float32)
+            grown[: self.size] = self.rows[: self.size]
+            self.rows = grown
+        self.rows[self.size : needed] = vectors
+        self.ids.extend(ids)
+        self.size = needed
+
+
+class VectorFile:
+    """Vectors of one graph, kept in a SQLite file, searched exactly in process."""
+
+    def __init__(self, path: Path | str) -> None:
+        """Open (creating if needed) the vector file at ``path``.
+
+        Raises:
+            StoreError: If the file cannot be created or read.
+        """
+        self.path = Path(path)
+        self._local = threading.local()
+        self._lock = threading.Lock()
+        self._matrices: dict[tuple[str, str], _Matrix] = {}
+        self._deletions = -1
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._connection()
+        except (OSError, sqlite3.Error) as error:
+            raise StoreError(f"cannot open the vector file {self.path}: {error}") from error
+
+    def _connection(self) -> sqlite3.Connection:
+        # One connection per thread and process: sqlite3 objects cross neither.
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is not None and self._local.pid == os.getpid():
+            return connection
+        connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
+        connection.execute("PRAGMA journal_mode=WAL")
+        # Durable at commit: the graph write that follows may survive a power cut, and
+        # its episode must not lose its vector (the reverse only leaves an unused row).
+        connection.execute("PRAGMA synchronous=FULL")
+        # A forgotten memory's vectors are overwritten on disk, not just unlinked.
+        connection.execute("PRAGMA secure_delete=ON")
+        for statement in _SCHEMA:
+            connection.execute(statement)
+        self._local.connection, self._local.pid = connection, os.getpid()
+        return connection
+
+    # -- writes ----------------------------------------------------------------------
+
+    def put(self, rows: Iterable[VectorRow]) -> int:
+        """Keep vectors (one transaction); a vector already kept for the same id stays. Return how many rows were given.
+
+        Raises:
+            StoreError: If a vector's length differs from the vectors already kept (another
+                embedding model), or the file cannot be written.
+        """
+        given = [(kind, scope, identifier, vector) for kind, scope, identifier, vector in rows if len(vector)]
+        if not given:
+            return 0
+        dimensions = {len(vector) for *_, vector in given}
+        if len(dimensions) > 1:
+            raise StoreError(f"vectors of {sorted(dimensions)} dimensions in one write")
+        (dimension,) = dimensions
+        matrix = np.asarray([vector for *_, vector in given], dtype=np.float32)
+        norms = np.linalg.norm(matrix, axis=1)
+        usable = np.isfinite(norms) & (norms > 0)  # others have nothing to compare with: kept without a vector
+        matrix = matrix[usable] / norms[usable, None]
+        records = [
+            (kind, scope, identifier, row.tobytes())
+            for (kind, scope, identifier, _), row in zip(
+                (item for item, keep in zip(given, usable, strict=True) if keep), matrix, strict=True
+            )
+        ]
+        if not records:
+            return 0
+        self._check_dimension(dimension)
+        try:
+            connection = self._connection()
+            with connection:
+                connection.execute("BEGIN IMMEDIATE")
+                connection.executemany(
+                    "INSERT OR IGNORE INTO vectors (kind, scope, id, vector) VALUES (?, ?, ?, ?)", records
+                )
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot write the vector file {self.path}: {error}") from error
+        return len(records)
+
+    def _check_dimension(self, dimension: int) -> None:
+        row = self._execute("SELECT length(vector) FROM vectors LIMIT 1").fetchone()
+        if row and row[0] != dimension * 4:
+            raise StoreError(
+                f"this memory's vectors have {row[0] // 4} dimensions and the embedding model gives {dimension}: "
+                "use the model the memory was built with, or a new data directory"
+            )
+
+    def delete_scope(self, scope: str) -> None:
+        """Forget every vector of one scope."""
+        self._delete("DELETE FROM vectors WHERE scope = ?", (scope,))
+
+    def delete(self, kind: VectorKind, scope: str, ids: Iterable[str]) -> None:
+        """Forget the vectors of these ids."""
+        wanted = sorted(set(ids))
+        for start in range(0, len(wanted), _IDS_PER_LOOKUP):
+            chunk = wanted[start : start + _IDS_PER_LOOKUP]
+            marks = ",".join("?" * len(chunk))
+            self._delete(f"DELETE FROM vectors WHERE kind = ? AND scope = ? AND id IN ({marks})", (kind, scope, *chunk))
+
+    def clear(self) -> None:
+        """Forget every vector of the graph."""
+        self._delete("DELETE FROM vectors", ())
+
+    def _delete(self, statement: str, params: tuple[str, ...]) -> None:
+        try:
+            connection = self._connection()
+            with connection:
+                connection.execute("BEGIN IMMEDIATE")
+                connection.execute(statement, params)
+                connection.execute("UPDATE meta SET value = value + 1 WHERE name = 'deletions'")
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot write the vector file {self.path}: {error}") from error
+        with self._lock:
+            self._matrices.clear()
+
+    # -- reads -----------------------------------------------------------------------
+
+    def _execute(self, statement: str, params: Sequence[object] = ()) -> sqlite3.Cursor:
+        try:
+            return self._connection().execute(statement, params)
+        except sqlite3.Error as error:
+            raise StoreError(f"cannot read the vector file {self.path}: {error}") from error
+
+    def vectors(self, kind: VectorKind, scope: str, ids: Iterable[str]) -> dict[str, np.ndarray]:
+        """Return the kept unit vectors of these ids (ids without one are left out)."""
+        wanted = sorted(set(ids))
+        found: dict[str, np.ndarray] = {}
+        for start in range(0, len(wanted), _IDS_PER_LOOKUP):
+            chunk = wanted[start : start + _IDS_PER_LOOKUP]
+            marks = ",".join("?" * len(chunk))
+            for identifier, blob in self._execute(
+                f"SELECT id, vector FROM vectors WHERE kind = ? AND scope = ? AND id IN ({marks})",
+                (kind, scope, *chunk),
+            ):
+                found[identifier] = np.frombuffer(blob, dtype=np.float32)
+        return found
+
+    def similarities(
+        self, kind: VectorKind, scope: str, ids: Iterable[str], vector: Sequence[float]
+    ) -> dict[str, float]:
+        """Cosine similarity of each id's vector to ``vector`` (ids without one are left out)."""
+        query = _unit(vector)
+        return {
+            identifier: float(kept @ query)
+            for identifier, kept in self.vectors(kind, scope, ids).items()
+            if len(kept) == len(query)
+        }
+
+    def nearest(self, kind: VectorKind, scope: str, vector: Sequence[float], k: int) -> list[tuple[str, float]]:
+        """Return the ``k`` ids of the scope nearest ``vector``, as (id, cosine similarity), nearest first."""
+        return self.nearest_many(kind, scope, {"": vector}, k).get("", [])
+
+    def nearest_many(
+        self, kind: VectorKind, scope: str, vectors: Mapping[str, Sequence[float]], k: int
+    ) -> dict[str, list[tuple[str, float]]]:
+        """Return, for each query key, the ``k`` nearest ids of the scope (one matrix product for all)."""
+        if not vectors or k <= 0:
+            return {}
+        matrix = self._caught_up(kind, scope)
+        with self._lock:
+            ids, rows = matrix.ids[: matrix.size], matrix.rows[: matrix.size]
+        keys = list(vectors)
+        queries = np.stack([_unit(vectors[key]) for key in keys])
+        if not ids or rows.shape[1] != queries.shape[1]:
+            return {key: [] for key in keys}
+        scores = queries @ rows.T
+        take = min(k, len(ids))
+        found: dict[str, list[tuple[str, float]]] = {}
+        for number, key in enumerate(keys):
+            row = scores[number]
+            best = np.argpartition(-row, take - 1)[:take] if take < len(ids) else np.arange(len(ids))
+            best = best[np.argsort(-row[best], kind="stable")]
+            found[key] = [(ids[index], float(row[index])) for index in best]
+        return found
+
+    def _caught_up(self, kind: VectorKind, scope: str) -> _Matrix:
+        """The (kind, scope) matrix with every row kept so far, by this process or another."""
+        deletions = self._execute("SELECT value FROM meta WHERE name = 'deletions'").fetchone()[0]
+        with self._lock:
+            if deletions != self._deletions:
+                self._matrices.clear()
+                self._deletions = deletions
+            matrix = self._matrices.setdefault((kind, scope), _Matrix())
+            watermark = matrix.watermark
+        rows = self._execute(
+            "SELECT seq, id, vector FROM vectors WHERE kind = ? AND scope = ? AND seq > ? ORDER BY seq",
+            (kind, scope, watermark),
+        ).fetchall()
+        if rows:
+            vectors = np.frombuffer(b"".join(row[2] for row in rows), dtype=np.float32)
+            with self._lock:
+                if matrix.watermark == watermark:  # another thread may have caught up meanwhile
+                    matrix.extend([row[1] for row in rows], vectors.reshape(len(rows), -1))
+                    matrix.watermark = rows[-1][0]
+        return matrix
+
+    def ids(self, kind: VectorKind, scope: str) -> set[str]:
+        """The ids of one scope with a kept vector of this kind."""
+        return {row[0] for row in self._execute("SELECT id FROM vectors WHERE kind = ? AND scope = ?", (kind, scope))}
+
+    def count(self, kind: VectorKind | None = None) -> int:
+        """How many vectors are kept (of one kind, or all)."""
+        if kind is None:
+            return int(self._execute("SELECT count(*) FROM vectors").fetchone()[0])
+        return int(self._execute("SELECT count(*) FROM vectors WHERE kind = ?", (kind,)).fetchone()[0])
+
+    def close(self) -> None:
+        """Close this thread's connection (others close when their threads end)."""
+        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
+        if connection is not None and self._local.pid == os.getpid():
+            connection.close()
+        self._local.connection = None
+
+
+def _unit(vector: Sequence[float]) -> np.ndarray:
+    values = np.asarray(vector, dtype=np.float32)
+    norm = float(np.linalg.norm(values))
+    return values / norm if norm else values
