@@ -494,8 +494,7 @@ def compose_answer(
     ranked = [
         candidate
         for candidate in rank_answers(facts, anchors, analysis.answer_type, asked, _topic_words(analysis))
-        if is_of_kind(candidate, kind, analysis.answer_type, asked, analysis.answer_kind)
-        and (candidate.connected or lead)
+        if is_of_kind(candidate, kind, analysis.answer_type, asked, analysis.answer_kind) and candidate.connected
     ]
     if not ranked:
         chain = _connecting_chain(facts, anchors) if kind == CONNECTION else []

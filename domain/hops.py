@@ -223,7 +223,9 @@ def answer_offline(hop: Hop, speaker: str = DEFAULT_SPEAKER, *, final: bool = Fa
         if described:
             return described
     answer_type = hop.analysis.answer_type if hop.analysis else None
-    ranked = rank_answers(hop.facts, anchors, answer_type)
+    # As for a final answer: a candidate no fact ties to what the hop names is no answer
+    # about it (a neighbour's fact found by similarity alone).
+    ranked = [candidate for candidate in rank_answers(hop.facts, anchors, answer_type) if candidate.connected]
     if not ranked or not is_compatible_type(ranked[0].kind, answer_type):
         return [], []
     best_candidate = ranked[0]
