@@ -1211,10 +1211,12 @@ def bench_ask_size(
         say(f"{facts:,} facts: asking {len(asked)} questions (ask, recall, raw two-hop)")
         reads = measure_reads(loaded.broker, loaded.store, asked)
         rss = server_rss_mb(loaded.server)
+        vectors = vector_file_mb(loaded.store)
     return {
         "facts": len(memory.facts),
         **{name: value for name, value in reads.items() if name.endswith("_ms")},
         "store_rss_mb": rss,
+        "vector_file_mb": vectors,
         "load_seconds": round(loaded.load_seconds, 1),
         "questions": reads["questions"],
         "found": reads["found"],
@@ -1362,6 +1364,18 @@ def server_rss_mb(server: EmbeddedFalkorDB) -> float | None:
         if line.startswith("VmRSS:"):
             return round(int(line.split()[1]) / 1024, 1)
     return None
+
+
+def vector_file_mb(store: GraphStore) -> float | None:
+    """Return the size on disk of the store's vector file in MB (None: vectors are in the graph).
+
+    A process that searches it holds the scope's episode and entity vectors in memory too
+    (float32, the dimension times 4 bytes each); fact vectors are read by id.
+    """
+    if store.vectors is None:
+        return None
+    files = [store.vectors.path, store.vectors.path.with_name(store.vectors.path.name + "-wal")]
+    return round(sum(path.stat().st_size for path in files if path.exists()) / 2**20, 1)
 
 
 def embedding_dimension() -> int:
@@ -1581,7 +1595,7 @@ def ask_command(
         return
     from rich.table import Table
 
-    table = Table("facts", "ask p50/p95 ms", "recall p50/p95 ms", "raw 2-hop p95 ms", "store RSS MB")
+    table = Table("facts", "ask p50/p95 ms", "recall p50/p95 ms", "raw 2-hop p95 ms", "store RSS MB", "vector file MB")
     for row in result["sizes"]:
         table.add_row(
             f"{row['facts']:,}",
@@ -1589,6 +1603,7 @@ def ask_command(
             f"{row['recall_p50_ms']} / {row['recall_p95_ms']}",
             str(row["two_hop_p95_ms"]),
             str(row["store_rss_mb"]),
+            str(row["vector_file_mb"]),
         )
     stdout.print(table)
     stdout.print(f"ask p95 growth, largest size over smallest: {result['growth_p95']}x")

@@ -348,11 +348,6 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         plans = list(plans)
         write = write_id or uuid.uuid4().hex
         stamps = write_stamps(len(plans))
-        type_labels = " ".join(
-            f"FOREACH (_ IN CASE WHEN '{name}' IN r.types THEN [1] ELSE [] END | "
-            f"SET e:{cypher_identifier(name, ENTITY_TYPES)})"
-            for name in ENTITY_TYPES
-        )
         in_graph = self.vectors is None
         episode_rows = _episode_rows(plans, stamps, in_graph)
         statements: list[Statement] = [
@@ -373,17 +368,25 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         ]
         entities = _entity_rows(plans, stamps, in_graph)
         if entities:
-            statements.append(
-                (
-                    "UNWIND $rows AS r "
-                    "MERGE (e:Entity {scope: r.scope, key: r.key}) "
-                    "ON CREATE SET e.id = r.id, e.name = r.name, e.type = r.type, e.aliases = [], "
-                    "e.mention_count = 0, e.first_seen = r.first_seen, e.search_text = r.search_text, "
-                    f"e.write_id = $write, e.embedding = {self._optional_vector('r.embedding')} "
-                    f"SET e.last_seen = r.last_seen {type_labels}",
-                    {"write": write, "rows": entities},
+            # One statement per set of types the rows are given (labels are not parameters):
+            # a handful, against a conditional clause per type on every row.
+            by_types: dict[tuple[str, ...], list[Row]] = {}
+            for row in entities:
+                by_types.setdefault(tuple(sorted(row.pop("types"))), []).append(row)
+            for types, rows in by_types.items():
+                labels = "".join(f":{cypher_identifier(name, ENTITY_TYPES)}" for name in types)
+                add_labels = f", e{labels}" if labels else ""
+                statements.append(
+                    (
+                        "UNWIND $rows AS r "
+                        "MERGE (e:Entity {scope: r.scope, key: r.key}) "
+                        "ON CREATE SET e.id = r.id, e.name = r.name, e.type = r.type, e.aliases = [], "
+                        "e.mention_count = 0, e.first_seen = r.first_seen, e.search_text = r.search_text, "
+                        f"e.write_id = $write, e.embedding = {self._optional_vector('r.embedding')} "
+                        f"SET e.last_seen = r.last_seen{add_labels}",
+                        {"write": write, "rows": rows},
+                    )
                 )
-            )
             mentions = {(plan.episode.id, plan.scope, row.key): None for plan in plans for row in plan.entities}
             statements.append(
                 (

@@ -97,6 +97,8 @@ class VectorFile:
         self._deletions = -1
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
+            # Owner-only, like the server's own files: vectors can be read back into text.
+            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
             self._connection()
         except (OSError, sqlite3.Error) as error:
             raise StoreError(f"cannot open the vector file {self.path}: {error}") from error

@@ -138,6 +138,7 @@ def test_ask_json_and_queries_find_things(tmp_path: Path) -> None:
         } <= set(row)
         assert row["ask_p50_ms"] <= row["ask_p95_ms"] and row["recall_p50_ms"] <= row["recall_p95_ms"]
         assert row["store_rss_mb"] > 0
+        assert row["vector_file_mb"] > 0  # the embedded store's vectors are in its vector file
         # Every question is about a stored entity: each read found something.
         assert row["found"] == {"ask": 6, "recall": 6, "two_hop": 6}
     assert result["growth_p95"] == pytest.approx(

@@ -32,6 +32,7 @@ def test_nearest_answers_within_the_scope_only(tmp_path: Path) -> None:
     assert hits[1][1] == pytest.approx(0.0, abs=1e-6)
     assert file.nearest("Episode", "alice", unit(1, 0, 0), 1) == hits[:1]
     assert file.nearest("Episode", "nobody", unit(1, 0, 0), 3) == []
+    assert file.path.stat().st_mode & 0o777 == 0o600  # owner-only, like the server's files
 
 
 def test_a_kept_vector_is_never_replaced_and_empty_ones_are_not_kept(tmp_path: Path) -> None:
