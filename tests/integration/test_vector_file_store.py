@@ -193,3 +193,19 @@ def test_forgetting_a_scope_forgets_its_vectors(server: str, tmp_path: Path) -> 
         assert store.vectors.count() == 0
     finally:
         store.close()
+
+
+def test_a_long_lived_process_searches_what_another_process_wrote_since(cli, tmp_path: Path) -> None:
+    """An agent's broker (an MCP server, say) and a CLI ingest share one data directory."""
+    cli("ingest", "--text", "The lighthouse keeper painted the tower red.", "--agent", "a1")
+    store = open_store(None, tmp_path / "home")
+    try:
+        question = EMBED.embed_query("What colour did the keeper paint the tower?")
+        first = store.search_episodes_vector("a1", question, k=5)
+        assert len(first) == 1  # read into this process's matrix
+        cli("ingest", "--text", "Our ferry to the island leaves at noon on Sundays.", "--agent", "a1")
+        after = store.search_episodes_vector("a1", EMBED.embed_query("When does the ferry leave?"), k=5)
+        assert len(after) == 2 and "ferry" in after[0][0].text
+        assert store.search_episodes_vector("a2", question, k=5) == []  # another agent's memory
+    finally:
+        store.close()
