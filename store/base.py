@@ -368,11 +368,13 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         ]
         entities = _entity_rows(plans, stamps, in_graph)
         if entities:
-            # One statement per set of types the rows are given (labels are not parameters):
-            # a handful, against a conditional clause per type on every row.
+            # One statement per set of known types the rows are given (labels are not
+            # parameters; another type is kept in ``e.type`` only): a handful of statements,
+            # against a conditional clause per type on every row.
             by_types: dict[tuple[str, ...], list[Row]] = {}
             for row in entities:
-                by_types.setdefault(tuple(sorted(row.pop("types"))), []).append(row)
+                known = tuple(sorted(kind for kind in row.pop("types") if kind in ENTITY_TYPES))
+                by_types.setdefault(known, []).append(row)
             for types, rows in by_types.items():
                 labels = "".join(f":{cypher_identifier(name, ENTITY_TYPES)}" for name in types)
                 add_labels = f", e{labels}" if labels else ""
