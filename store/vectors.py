@@ -206,8 +206,24 @@ class VectorFile:
 
     def vectors(self, kind: VectorKind, scope: str, ids: Iterable[str]) -> dict[str, np.ndarray]:
         """Return the kept unit vectors of these ids (ids without one are left out)."""
+        found, matrix = self._lookup(kind, scope, ids)
+        return dict(zip(found, matrix, strict=True))
+
+    def similarities(
+        self, kind: VectorKind, scope: str, ids: Iterable[str], vector: Sequence[float]
+    ) -> dict[str, float]:
+        """Cosine similarity of each id's vector to ``vector`` (ids without one are left out)."""
+        query = _unit(vector)
+        found, matrix = self._lookup(kind, scope, ids)
+        if not found or matrix.shape[1] != len(query):
+            return {}
+        return dict(zip(found, (matrix @ query).tolist(), strict=True))
+
+    def _lookup(self, kind: VectorKind, scope: str, ids: Iterable[str]) -> tuple[list[str], np.ndarray]:
+        # One buffer for all rows: a hub's hundreds of facts without an array object each.
         wanted = sorted(set(ids))
-        found: dict[str, np.ndarray] = {}
+        found: list[str] = []
+        blobs: list[bytes] = []
         for start in range(0, len(wanted), _IDS_PER_LOOKUP):
             chunk = wanted[start : start + _IDS_PER_LOOKUP]
             marks = ",".join("?" * len(chunk))
@@ -215,19 +231,11 @@ class VectorFile:
                 f"SELECT id, vector FROM vectors WHERE kind = ? AND scope = ? AND id IN ({marks})",
                 (kind, scope, *chunk),
             ):
-                found[identifier] = np.frombuffer(blob, dtype=np.float32)
-        return found
-
-    def similarities(
-        self, kind: VectorKind, scope: str, ids: Iterable[str], vector: Sequence[float]
-    ) -> dict[str, float]:
-        """Cosine similarity of each id's vector to ``vector`` (ids without one are left out)."""
-        query = _unit(vector)
-        return {
-            identifier: float(kept @ query)
-            for identifier, kept in self.vectors(kind, scope, ids).items()
-            if len(kept) == len(query)
-        }
+                found.append(identifier)
+                blobs.append(blob)
+        if not found:
+            return [], np.zeros((0, 0), dtype=np.float32)
+        return found, np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(found), -1)
 
     def nearest(self, kind: VectorKind, scope: str, vector: Sequence[float], k: int) -> list[tuple[str, float]]:
         """Return the ``k`` ids of the scope nearest ``vector``, as (id, cosine similarity), nearest first."""
