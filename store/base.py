@@ -154,7 +154,7 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
 
     @abstractmethod
     def drop_all(self) -> None:
-        """Delete every node and relationship (tests and ``elephant reset``)."""
+        """Delete every node and relationship, vectors included (tests and benchmarks)."""
 
     # -- schema ----------------------------------------------------------------------
 
