@@ -123,7 +123,9 @@ class VectorFile:
     # -- writes ----------------------------------------------------------------------
 
     def put(self, rows: Iterable[VectorRow]) -> int:
-        """Keep vectors (one transaction); a vector already kept for the same id stays. Return how many rows were given.
+        """Keep vectors in one transaction (a vector already kept for the same id stays); return how many were usable.
+
+        Empty, zero and non-finite vectors are not kept: nothing can be compared with them.
 
         Raises:
             StoreError: If a vector's length differs from the vectors already kept (another
