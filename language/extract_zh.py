@@ -562,6 +562,8 @@ def _split_owner(toks: list[Tok]) -> tuple[list[Tok], list[Tok], bool] | None:
     if "的" in [t.w for t in toks]:
         k = [t.w for t in toks].index("的")
         owner = toks[:k]
+        if _kin_of(owner):
+            return owner, toks[k + 1 :], True  # 我姐姐的丈夫: the sister is the owner, whole
         if owner and all(_is_name_like(t) and t.f not in {"a", "m"} for t in owner):
             return owner, toks[k + 1 :], True
         if _is_name_like(toks[0]) and toks[0].f in {"ME", "NAME", "nr", "nrfg", "r", "x_latin", "nz", "nt", "ns"}:
@@ -578,6 +580,31 @@ def _split_owner(toks: list[Tok]) -> tuple[list[Tok], list[Tok], bool] | None:
     ):
         return toks[:1], toks[1:], True
     return None
+
+
+def _kin_of(owner: list[Tok]) -> bool:
+    """Whether an owner is itself "someone's role" without 的 (我姐姐, 张三妈妈): owned whole."""
+    return len(owner) == 2 and owner[0].f in {"ME", "NAME", "nr", "nrfg"} and owner[1].w in _types.PERSON_ROLES
+
+
+def _kin_link(owner: list[Tok], ctx: TextContext) -> list[Draft]:
+    """The link a possessive owner states: 我姐姐 -> (我, 姐姐, 我姐姐); nothing for any other owner."""
+    if not _kin_of(owner):
+        return []
+    person = _resolve_single(owner[0], ctx)
+    if person is None:
+        return []
+    return [
+        Draft(
+            person,
+            owner[1].w,
+            _surface(owner, ctx),
+            confidence=CLEAR,
+            object_type=_types.PERSON,
+            subject_pos=_pos(owner[:1]),
+            subject_type=_types.PERSON if owner[0].f == "ME" else None,
+        )
+    ]
 
 
 def _pos(toks: list[Tok]) -> str | None:
@@ -646,6 +673,7 @@ def _subject(toks: list[Tok], ctx: TextContext) -> list[Subject]:
         link = head if head in _types.PERSON_ROLES else ("有" if owner_is_person else "包含")
         link_type = _types.PERSON if head in _types.PERSON_ROLES else None
         extras = [
+            *_kin_link(owner_toks, ctx),
             Draft(
                 owner,
                 link,
@@ -654,7 +682,7 @@ def _subject(toks: list[Tok], ctx: TextContext) -> list[Subject]:
                 object_type=link_type,
                 subject_pos=_pos(owner_toks),
                 subject_type=_types.PERSON if owner_is_person else None,
-            )
+            ),
         ]
         attribute = head if head in ATTRIBUTE_NOUNS and not link_type else None
         return [Subject(name, None, extras, link_type, owner, attribute, _pos(owner_toks))]
@@ -881,7 +909,7 @@ def _read_copula(toks: list[Tok], k: int, state: State, ctx: TextContext) -> lis
             for name, pos in obj_parts
         ]
         state.subjects = [Subject(owner, owner_toks[0].f if len(owner_toks) == 1 else None, [])]
-        return drafts
+        return [*_kin_link(owner_toks, ctx), *drafts]
     subjects = _subject(subj_toks, ctx) if subj_toks else state.subjects
     if not subjects:
         return []

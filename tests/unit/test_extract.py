@@ -881,3 +881,28 @@ def test_a_conjunction_that_does_not_coordinate_does_not_recurse_forever() -> No
     # tokens back to the same split until Python's recursion limit.
     for text in ("而这个故事的原型则是作家自己和丈夫。", "而小李和小王都喜欢火锅。"):
         assert isinstance(extract_quintuples(text, "narrator"), list)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The owner of a 的-phrase may itself be "someone's role" without 的: it is owned whole.
+        ("我姐姐的丈夫是张涛。", {("小王", "姐姐", "小王姐姐", False), ("小王姐姐", "丈夫", "张涛", False)}),
+        (
+            "我妈妈的同事在华为工作。",
+            {
+                ("小王", "妈妈", "小王妈妈", False),
+                ("小王妈妈", "同事", "小王妈妈同事", False),
+                ("小王妈妈同事", "工作", "华为", False),
+            },
+        ),
+    ],
+)
+def test_a_possessive_owned_by_a_possessive_keeps_its_owner(text: str, expected: set[Triple]) -> None:
+    assert triples(text, "小王") == expected
+
+
+def test_a_role_after_a_pronoun_is_not_a_name_in_patterns() -> None:
+    """我姐姐的丈夫: the family pattern must not read 姐姐 as a person's name (everyone's sister would merge)."""
+    assert ("姐姐", "丈夫", "张涛", False) not in triples("我姐姐的丈夫是张涛。", "小王")
+    assert triples("歌手林悦与丈夫许川在上海定居。") >= {("林悦", "丈夫", "许川", False)}
