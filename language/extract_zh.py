@@ -1380,6 +1380,7 @@ def _read_naming(toks: list[Tok], state: State, ctx: TextContext) -> list[Draft]
     state.subjects = [Subject(name, pos, [], _types.PERSON if is_role else None)]
     state.nameable = None
     return [
+        *_kin_link(owner_toks, ctx),
         Draft(
             owner,
             head,
@@ -1390,7 +1391,7 @@ def _read_naming(toks: list[Tok], state: State, ctx: TextContext) -> list[Draft]
             object_pos=pos,
             subject_type=_types.PERSON if owner == ctx.me else None,
             object_type=_types.PERSON if is_role else None,
-        )
+        ),
     ]
 
 

@@ -896,6 +896,7 @@ def test_a_conjunction_that_does_not_coordinate_does_not_recurse_forever() -> No
                 ("小王妈妈同事", "工作", "华为", False),
             },
         ),
+        ("我哥哥的女儿叫王朵朵。", {("小王", "哥哥", "小王哥哥", False), ("小王哥哥", "女儿", "王朵朵", False)}),
     ],
 )
 def test_a_possessive_owned_by_a_possessive_keeps_its_owner(text: str, expected: set[Triple]) -> None:
