@@ -91,18 +91,19 @@ class IngestReads:
     ) -> dict[str, list[tuple[str, float]]]:
         """Nearest entities by name embedding, for many names at once.
 
-        The vector index spans every scope, so ``fetch`` neighbours are taken per name
-        before the scope filter: resolution needs the in-scope ones even in a store
+        A graph's vector index spans every scope, so ``fetch`` neighbours are taken per
+        name before the scope filter: resolution needs the in-scope ones even in a store
         shared by many agents (and FalkorDB's index still holds recently deleted nodes).
+        A store with a vector file searches the scope alone and needs no ``fetch``.
 
         Returns:
             A name's key -> ``(entity id, cosine similarity)`` of its ``k`` nearest, nearest first.
         """
+        if self.vectors is not None:
+            return self._entities_near_in_file(scope, vectors, k)
         queries = [{"key": key, "vector": list(map(float, vector))} for key, vector in vectors.items()]
         if not queries:
             return {}
-        if self.vectors is not None:
-            return self._entities_near_in_file(scope, vectors, k)
         rows = self._read(
             f"UNWIND $queries AS q {self._vector_query('Entity', '$fetch', 'q.vector')} "
             "WITH q, node AS e, score WHERE e.scope = $scope "
@@ -144,13 +145,6 @@ class IngestReads:
             A name's key -> entity id -> similarity, computed in the store (only a number
             per entity crosses the wire); entities stored without an embedding are left out.
         """
-        queries = [
-            {"key": key, "ids": sorted(set(ids)), "vector": list(map(float, vector))}
-            for key, (ids, vector) in candidates.items()
-            if ids
-        ]
-        if not queries:
-            return {}
         if self.vectors is not None:
             file = self.vectors
             return {
@@ -158,6 +152,13 @@ class IngestReads:
                 for key, (ids, vector) in candidates.items()
                 if ids and (scores := file.similarities("Entity", scope, ids, vector))
             }
+        queries = [
+            {"key": key, "ids": sorted(set(ids)), "vector": list(map(float, vector))}
+            for key, (ids, vector) in candidates.items()
+            if ids
+        ]
+        if not queries:
+            return {}
         rows = self._read(
             "UNWIND $queries AS q UNWIND q.ids AS id "
             "MATCH (e:Entity {id: id}) WHERE e.scope = $scope AND e.embedding IS NOT NULL "

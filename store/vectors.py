@@ -40,7 +40,6 @@ import numpy as np
 from elephant_broker.store.errors import StoreError
 
 VectorKind = Literal["Episode", "Entity", "Fact"]
-VECTOR_KINDS: tuple[VectorKind, ...] = ("Episode", "Entity", "Fact")
 BUSY_TIMEOUT_S = 60
 _IDS_PER_LOOKUP = 500  # below SQLite's bound on a statement's parameters
 
@@ -62,23 +61,22 @@ class _Matrix:
     """One (kind, scope)'s vectors as this process last read them: unit rows, ids alike ordered."""
 
     ids: list[str] = field(default_factory=list)
-    rows: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))
-    size: int = 0
+    rows: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), dtype=np.float32))  # the first len(ids) are used
     watermark: int = 0
 
     def extend(self, ids: list[str], vectors: np.ndarray) -> None:
         if not ids:
             return
-        if self.size == 0:
+        size = len(self.ids)
+        if size == 0:
             self.rows = np.zeros((max(len(ids), 64), vectors.shape[1]), dtype=np.float32)
-        needed = self.size + len(ids)
+        needed = size + len(ids)
         if needed > len(self.rows):
             grown = np.zeros((max(needed, 2 * len(self.rows)), self.rows.shape[1]), dtype=np.float32)
-            grown[: self.size] = self.rows[: self.size]
+            grown[:size] = self.rows[:size]
             self.rows = grown
-        self.rows[self.size : needed] = vectors
+        self.rows[size:needed] = vectors
         self.ids.extend(ids)
-        self.size = needed
 
 
 class VectorFile:
@@ -142,11 +140,10 @@ class VectorFile:
         norms = np.linalg.norm(matrix, axis=1)
         usable = np.isfinite(norms) & (norms > 0)  # others have nothing to compare with: kept without a vector
         matrix = matrix[usable] / norms[usable, None]
+        kept = [given[index] for index in np.flatnonzero(usable)]
         records = [
             (kind, scope, identifier, row.tobytes())
-            for (kind, scope, identifier, _), row in zip(
-                (item for item, keep in zip(given, usable, strict=True) if keep), matrix, strict=True
-            )
+            for (kind, scope, identifier, _), row in zip(kept, matrix, strict=True)
         ]
         if not records:
             return 0
@@ -173,14 +170,6 @@ class VectorFile:
     def delete_scope(self, scope: str) -> None:
         """Forget every vector of one scope."""
         self._delete("DELETE FROM vectors WHERE scope = ?", (scope,))
-
-    def delete(self, kind: VectorKind, scope: str, ids: Iterable[str]) -> None:
-        """Forget the vectors of these ids."""
-        wanted = sorted(set(ids))
-        for start in range(0, len(wanted), _IDS_PER_LOOKUP):
-            chunk = wanted[start : start + _IDS_PER_LOOKUP]
-            marks = ",".join("?" * len(chunk))
-            self._delete(f"DELETE FROM vectors WHERE kind = ? AND scope = ? AND id IN ({marks})", (kind, scope, *chunk))
 
     def clear(self) -> None:
         """Forget every vector of the graph."""
@@ -251,17 +240,19 @@ class VectorFile:
             return {}
         matrix = self._caught_up(kind, scope)
         with self._lock:
-            ids, rows = matrix.ids[: matrix.size], matrix.rows[: matrix.size]
+            # No copy: another thread only appends, so the first ``size`` ids and rows stay as read.
+            ids, size = matrix.ids, len(matrix.ids)
+            rows = matrix.rows[:size]
         keys = list(vectors)
         queries = np.stack([_unit(vectors[key]) for key in keys])
-        if not ids or rows.shape[1] != queries.shape[1]:
+        if not size or rows.shape[1] != queries.shape[1]:
             return {key: [] for key in keys}
         scores = queries @ rows.T
-        take = min(k, len(ids))
+        take = min(k, size)
         found: dict[str, list[tuple[str, float]]] = {}
         for number, key in enumerate(keys):
             row = scores[number]
-            best = np.argpartition(-row, take - 1)[:take] if take < len(ids) else np.arange(len(ids))
+            best = np.argpartition(-row, take - 1)[:take] if take < size else np.arange(size)
             best = best[np.argsort(-row[best], kind="stable")]
             found[key] = [(ids[index], float(row[index])) for index in best]
         return found
