@@ -427,5 +427,7 @@ def _shares_keyword(fact: Fact, keywords: list[str]) -> bool:
     # folded text is a substring of it); only single characters must be whole tokens.
     if any(len(word) >= 2 and word in text for word in keywords):
         return True
-    single = [word for word in keywords if len(word) == 1]
+    # Segmenting is the cost (a hub's hundreds of facts per question): only a character
+    # that occurs at all can be a whole token.
+    single = [word for word in keywords if len(word) == 1 and word in text]
     return bool(single) and not set(single).isdisjoint(tokens(text))

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from elephant_broker.language.predicates import PredicateMatcher
 from elephant_broker.providers.embeddings import embedding_dimension, load_embeddings
+from elephant_broker.providers.heap import settle_heap
 from elephant_broker.schemas.context import Context
 from elephant_broker.schemas.ids import check_optional
 from elephant_broker.store import GraphStore, open_store
@@ -39,6 +40,8 @@ def get_store(context: Context) -> GraphStore:
             # Data stored by an older release is brought to today's layout (once per store).
             store.upgrade()
             _stores[key] = store
+            # The model, the graphs and the store are loaded: what is alive now lives as long as the process.
+            settle_heap()
         return store
 
 

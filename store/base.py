@@ -639,9 +639,10 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         else:
             condition = "f.status IN $statuses"
         statuses = ["active", "superseded"] if history else ["active"]
+        scored_here = similar_to is not None and self.vectors is None
         similarity = (
             f"CASE WHEN f.embedding IS NULL THEN null ELSE {self._cosine('f.embedding', '$vector')} END"
-            if similar_to is not None and self.vectors is None
+            if scored_here
             else "null"
         )
         found: dict[str, tuple[Fact, float | None]] = {}
@@ -659,7 +660,8 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
                     "limit": limit,
                     "as_of": as_of,
                     "statuses": statuses,
-                    "vector": [float(x) for x in similar_to] if similar_to is not None else None,
+                    # Sent only when the store scores it: 384 floats as query text on every read.
+                    "vector": [float(x) for x in similar_to] if scored_here and similar_to is not None else None,
                 },
             )
             for row in rows:

@@ -118,17 +118,20 @@ class EpisodeQueries:
             "WITH coalesce(x.episodes, 0) AS n, "
             "CASE WHEN x.episodes > 0 THEN toFloat(x.length) / x.episodes ELSE 1.0 END AS avgdl "
             "UNWIND $terms AS term "
-            f"{self._episode_fulltext_call('term')} "
-            "WITH n, avgdl, term, node WHERE node.scope = $scope "
+            f"CALL {{ WITH term {self._episode_fulltext_call('term')} WHERE node.scope = $scope "
+            "RETURN count(node) AS df } "
             # Shortest first: with each term counted once, that is its BM25 contribution's order.
-            "WITH n, avgdl, term, node ORDER BY node.search_length, node.created_at DESC, node.id "
-            "WITH n, avgdl, term, collect(node) AS hits "
-            "WITH n, avgdl, collect({hits: hits, common: 2 * size(hits) > n}) AS matched "
+            # A top-k per term, not a sort of all its matches: a frequent word matches thousands.
+            f"CALL {{ WITH term {self._episode_fulltext_call('term')} WHERE node.scope = $scope "
+            "WITH node ORDER BY node.search_length, node.created_at DESC, node.id LIMIT $per_term "
+            "RETURN collect(node) AS hits } "
+            "WITH n, avgdl, df, hits WHERE df > 0 "
+            "WITH n, avgdl, collect({hits: hits, df: df, common: 2 * df > n}) AS matched "
             "WITH n, avgdl, matched, any(t IN matched WHERE NOT t.common) AS informative "
             "UNWIND matched AS t "
-            "WITH n, avgdl, t.hits AS hits WHERE NOT (informative AND t.common) "
-            "WITH n, avgdl, hits, log(1.0 + (n - size(hits) + 0.5) / (size(hits) + 0.5)) AS idf "
-            "UNWIND hits[0..$per_term] AS ep "
+            "WITH n, avgdl, t WHERE NOT (informative AND t.common) "
+            "WITH n, avgdl, t.hits AS hits, log(1.0 + (n - t.df + 0.5) / (t.df + 0.5)) AS idf "
+            "UNWIND hits AS ep "
             "WITH ep, sum(idf * ($k1 + 1.0) / (1.0 + $k1 * (1.0 - $b + $b * ep.search_length / avgdl))) "
             "AS score "
             # Cut, then project: the columns (text included) of thousands of hits cost more than the sum.
@@ -227,14 +230,18 @@ class EpisodeQueries:
         return {row["episode"]: sorted(row["entities"] or []) for row in rows}
 
     def mention_counts(self, scope: str, entity_ids: Iterable[str]) -> dict[str, int]:
-        """Return how many episodes of the scope mention each of these entities."""
+        """Return how many episodes of the scope mention each of these entities.
+
+        Read from the count every write keeps on the entity (one per ``MENTIONS`` link
+        created; an unmerge moves its share), not by walking the links: a hub is
+        mentioned by thousands of episodes. Entities mentioned by none are left out.
+        """
         ids = sorted(set(entity_ids))
         if not ids:
             return {}
         rows = self._read(
-            "UNWIND $ids AS id MATCH (e:Entity {id: id}) WHERE e.scope = $scope "
-            "MATCH (e)<-[:MENTIONS]-(ep) WHERE ep.scope = $scope "
-            "RETURN e.id AS id, count(DISTINCT ep) AS n",
+            "UNWIND $ids AS id MATCH (e:Entity {id: id}) WHERE e.scope = $scope AND e.mention_count > 0 "
+            "RETURN e.id AS id, e.mention_count AS n",
             {"scope": scope, "ids": ids},
         )
         return {row["id"]: int(row["n"]) for row in rows}

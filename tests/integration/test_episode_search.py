@@ -119,8 +119,9 @@ def test_a_word_in_most_episodes_is_left_out_of_full_text_when_a_rarer_one_match
     write(graph, scope, "e7", "Alice", "Nothing new today.")
     hits = graph.search_episodes_text(scope, ["alice", "parts"], k=10)
     assert {episode.id for episode, _ in hits} == {"e4", "e6"}
-    # Alone, the common word is all the question has: it is kept.
+    # Alone, the common word is all the question has: it is kept; a word nothing matches changes nothing.
     assert len(graph.search_episodes_text(scope, ["alice"], k=10)) == 4
+    assert len(graph.search_episodes_text(scope, ["alice", "zeppelin"], k=10)) == 4
 
 
 def test_full_text_indexes_the_speaker_and_stored_fields(store: tuple[GraphStore, str]) -> None:
