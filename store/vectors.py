@@ -20,6 +20,8 @@ Consistency with the graph:
   caught up before every search with the rows other processes added since (an indexed
   ``seq > watermark`` read that usually returns nothing). A deletion bumps a counter
   that makes every process re-read the scopes it holds.
+- Vectors read by id (to score a hub's facts) are remembered, most recently used first:
+  a kept vector never changes, so only that counter makes them stale.
 
 Search is exact (one matrix product): at 100,000 episodes of 384 floats it takes a few
 milliseconds, and it answers within one scope, where the graph's shared index fetched
@@ -31,6 +33,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -42,6 +45,8 @@ from elephant_broker.store.errors import StoreError
 VectorKind = Literal["Episode", "Entity", "Fact"]
 BUSY_TIMEOUT_S = 60
 _IDS_PER_LOOKUP = 500  # below SQLite's bound on a statement's parameters
+LOOKUP_CACHE_VECTORS = 20_000
+"""Vectors read by id kept in memory, most recently used (about 30 MB of 384-float rows)."""
 
 _SCHEMA = (
     # AUTOINCREMENT: a rowid is never reused, so "rows after my watermark" misses none.
@@ -92,6 +97,9 @@ class VectorFile:
         self._local = threading.local()
         self._lock = threading.Lock()
         self._matrices: dict[tuple[str, str], _Matrix] = {}
+        # Vectors read by id (a hub's facts, scored for every question that reaches them).
+        # A kept vector never changes, so only a deletion makes an entry stale.
+        self._recent: OrderedDict[tuple[str, str, str], bytes] = OrderedDict()
         self._deletions = -1
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -186,6 +194,7 @@ class VectorFile:
             raise StoreError(f"cannot write the vector file {self.path}: {error}") from error
         with self._lock:
             self._matrices.clear()
+            self._recent.clear()
 
     # -- reads -----------------------------------------------------------------------
 
@@ -213,20 +222,38 @@ class VectorFile:
     def _lookup(self, kind: VectorKind, scope: str, ids: Iterable[str]) -> tuple[list[str], np.ndarray]:
         # One buffer for all rows: a hub's hundreds of facts without an array object each.
         wanted = sorted(set(ids))
-        found: list[str] = []
-        blobs: list[bytes] = []
-        for start in range(0, len(wanted), _IDS_PER_LOOKUP):
-            chunk = wanted[start : start + _IDS_PER_LOOKUP]
+        self._check_deletions()
+        kept: dict[str, bytes] = {}
+        with self._lock:
+            for identifier in wanted:
+                blob = self._recent.get((kind, scope, identifier))
+                if blob is not None:
+                    kept[identifier] = blob
+                    self._recent.move_to_end((kind, scope, identifier))
+        missing = [identifier for identifier in wanted if identifier not in kept]
+        read: dict[str, bytes] = {}
+        for start in range(0, len(missing), _IDS_PER_LOOKUP):
+            chunk = missing[start : start + _IDS_PER_LOOKUP]
             marks = ",".join("?" * len(chunk))
-            for identifier, blob in self._execute(
-                f"SELECT id, vector FROM vectors WHERE kind = ? AND scope = ? AND id IN ({marks})",
-                (kind, scope, *chunk),
-            ):
-                found.append(identifier)
-                blobs.append(blob)
+            read.update(
+                self._execute(
+                    f"SELECT id, vector FROM vectors WHERE kind = ? AND scope = ? AND id IN ({marks})",
+                    (kind, scope, *chunk),
+                )
+            )
+        if read:
+            with self._lock:
+                for identifier, blob in read.items():
+                    self._recent[(kind, scope, identifier)] = blob
+                while len(self._recent) > LOOKUP_CACHE_VECTORS:
+                    self._recent.popitem(last=False)
+        kept.update(read)
+        found = [identifier for identifier in wanted if identifier in kept]
         if not found:
             return [], np.zeros((0, 0), dtype=np.float32)
-        return found, np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(found), -1)
+        return found, np.frombuffer(b"".join(kept[identifier] for identifier in found), dtype=np.float32).reshape(
+            len(found), -1
+        )
 
     def nearest(self, kind: VectorKind, scope: str, vector: Sequence[float], k: int) -> list[tuple[str, float]]:
         """Return the ``k`` ids of the scope nearest ``vector``, as (id, cosine similarity), nearest first."""
@@ -257,13 +284,19 @@ class VectorFile:
             found[key] = [(ids[index], float(row[index])) for index in best]
         return found
 
-    def _caught_up(self, kind: VectorKind, scope: str) -> _Matrix:
-        """The (kind, scope) matrix with every row kept so far, by this process or another."""
+    def _check_deletions(self) -> None:
+        """Forget what this process read if any process deleted vectors since (they may be gone or new)."""
         deletions = self._execute("SELECT value FROM meta WHERE name = 'deletions'").fetchone()[0]
         with self._lock:
             if deletions != self._deletions:
                 self._matrices.clear()
+                self._recent.clear()
                 self._deletions = deletions
+
+    def _caught_up(self, kind: VectorKind, scope: str) -> _Matrix:
+        """The (kind, scope) matrix with every row kept so far, by this process or another."""
+        self._check_deletions()
+        with self._lock:
             matrix = self._matrices.setdefault((kind, scope), _Matrix())
             watermark = matrix.watermark
         rows = self._execute(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import multiprocessing
 from pathlib import Path
 
+import elephant_broker.store.vectors as vectors
 import numpy as np
 import pytest
 from elephant_broker.store.errors import StoreError
@@ -69,6 +70,22 @@ def test_a_forgotten_scope_disappears_from_every_handle(tmp_path: Path) -> None:
     mine.put([("Episode", "t", "e3", unit(1, 0))])
     mine.clear()
     assert mine.count() == 0 and theirs.nearest("Episode", "t", unit(1, 0), 5) == []
+
+
+def test_vectors_read_by_id_are_remembered_until_any_handle_deletes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    mine, theirs = VectorFile(tmp_path / "v.sqlite3"), VectorFile(tmp_path / "v.sqlite3")
+    monkeypatch.setattr(vectors, "LOOKUP_CACHE_VECTORS", 2)
+    mine.put([("Fact", "s", f"f{index}", unit(1, index)) for index in range(3)])
+    expected = {f"f{index}": pytest.approx(float(np.dot(unit(1, index), unit(1, 0)))) for index in range(3)}
+    assert theirs.similarities("Fact", "s", ["f0", "f1", "f2"], unit(1, 0)) == expected
+    assert theirs.similarities("Fact", "s", ["f2", "f0", "f1"], unit(1, 0)) == expected  # some remembered, some read
+    assert len(theirs._recent) == 2
+    mine.delete_scope("s")
+    assert theirs.similarities("Fact", "s", ["f0", "f1", "f2"], unit(1, 0)) == {}
+    mine.put([("Fact", "s", "f1", unit(0, 1))])  # the same id again, after the deletion
+    assert theirs.similarities("Fact", "s", ["f1"], unit(0, 1)) == {"f1": pytest.approx(1.0)}
 
 
 def test_another_embedding_model_is_refused_with_a_clear_error(tmp_path: Path) -> None:
