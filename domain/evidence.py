@@ -249,7 +249,13 @@ def link_entities(
 
     linked_names = {fold_text(entity.name) for entity, _ in anchors.values()}
     fuzzy = [name for key, name in mentions.items() if key not in exact]
-    fuzzy += [word for word in analysis.keywords if len(word) >= 2 and fold_text(word) not in linked_names]
+    # The question's own words, not the analysis' added forms ("go"/"went" for "going", a
+    # relation's wording): one embedding says what a word's forms would, and each costs a model call's share.
+    fuzzy += [
+        word
+        for word in analysis.keywords
+        if len(word) >= 2 and fold_text(word) not in linked_names and is_mentioned(word, question)
+    ]
     fuzzy = list(dict.fromkeys(fuzzy))[:8]
     if fuzzy:
         for vector in embeddings.embed_documents(fuzzy):
