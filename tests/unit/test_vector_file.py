@@ -127,3 +127,22 @@ def test_a_forked_process_opens_its_own_connection(tmp_path: Path) -> None:
 def _reuse_in_child(file: VectorFile) -> None:
     file.put([("Episode", "s", "from-child", unit(1, 0))])
     assert file.nearest("Episode", "s", unit(1, 0), 1)[0][0] == "from-child"
+
+
+def test_products_run_on_one_blas_thread_and_leave_the_process_setting_alone(tmp_path: Path) -> None:
+    """Idle OpenBLAS threads spin after each call: the file's products use one, and put the setting back."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from threadpoolctl import ThreadpoolController
+
+    controller = ThreadpoolController()
+    before = [pool["num_threads"] for pool in controller.info() if pool["user_api"] == "blas"]
+    with vectors._one_blas_thread():
+        assert {pool["num_threads"] for pool in ThreadpoolController().info() if pool["user_api"] == "blas"} <= {1}
+    file = VectorFile(tmp_path / "v.sqlite3")
+    file.put([("Episode", "s", f"e{index}", unit(1, index, 2)) for index in range(50)])
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        found = list(pool.map(lambda _: file.nearest("Episode", "s", unit(1, 0, 0), 3), range(40)))
+    assert all(hits == found[0] for hits in found) and len(found[0]) == 3
+    after = [pool["num_threads"] for pool in ThreadpoolController().info() if pool["user_api"] == "blas"]
+    assert after == before
