@@ -639,10 +639,12 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         else:
             condition = "f.status IN $statuses"
         statuses = ["active", "superseded"] if history else ["active"]
-        scored_here = similar_to is not None and self.vectors is None
+        # Sent only when the graph scores facts (the vector file scores them here): 384 floats
+        # as query text, once for both directions.
+        vector = [float(x) for x in similar_to] if similar_to is not None and self.vectors is None else None
         similarity = (
             f"CASE WHEN f.embedding IS NULL THEN null ELSE {self._cosine('f.embedding', '$vector')} END"
-            if scored_here
+            if vector is not None
             else "null"
         )
         found: dict[str, tuple[Fact, float | None]] = {}
@@ -660,8 +662,7 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
                     "limit": limit,
                     "as_of": as_of,
                     "statuses": statuses,
-                    # Sent only when the store scores it: 384 floats as query text on every read.
-                    "vector": [float(x) for x in similar_to] if scored_here and similar_to is not None else None,
+                    "vector": vector,
                 },
             )
             for row in rows:
