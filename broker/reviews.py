@@ -25,11 +25,14 @@ from elephant_broker.graphs.ingest import builder as ingest_builder
 from elephant_broker.providers.resources import get_store
 from elephant_broker.schemas.context import Context
 from elephant_broker.schemas.models import Conflict, IngestReport, Perception
+from elephant_broker.store.sqlite_files import use_write_ahead_log
 from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.serde.jsonplus import JsonPlusSerializer
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.graph.state import CompiledStateGraph
 from langgraph.types import Command
+
+_BUSY_TIMEOUT_S = 30  # how long a write waits for another process's
 
 # Types the checkpointer may rebuild from its msgpack records (and nothing else).
 _STATE_TYPES = [
@@ -58,8 +61,12 @@ class ReviewDesk:
         """Open (creating if needed) ``reviews.sqlite`` in the data directory."""
         directory = Path(home).expanduser()
         directory.mkdir(parents=True, exist_ok=True)
-        self._connection = sqlite3.connect(directory / "reviews.sqlite", check_same_thread=False)
+        self._connection = sqlite3.connect(
+            directory / "reviews.sqlite", check_same_thread=False, timeout=_BUSY_TIMEOUT_S
+        )
         self._lock = threading.Lock()
+        # Before the saver's own setup, which switches to WAL without waiting for other processes.
+        use_write_ahead_log(self._connection, timeout_s=_BUSY_TIMEOUT_S)
         self.checkpointer = SqliteSaver(
             self._connection, serde=JsonPlusSerializer(allowed_msgpack_modules=_STATE_TYPES)
         )

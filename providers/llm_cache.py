@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from elephant_broker.schemas.context import Context
+from elephant_broker.store.sqlite_files import use_write_ahead_log
 from langchain_core.caches import RETURN_VAL_TYPE, BaseCache
 from langchain_core.load import dumps, loads
 from langchain_core.messages import AIMessage, AIMessageChunk
@@ -80,8 +81,8 @@ class SqliteLLMCache(BaseCache):
         self._lock = threading.Lock()
         self._connection = sqlite3.connect(self.path, check_same_thread=False, timeout=5.0)
         try:
+            use_write_ahead_log(self._connection, timeout_s=5.0)
             with self._connection:
-                self._connection.execute("PRAGMA journal_mode=WAL")
                 self._connection.execute(
                     "CREATE TABLE IF NOT EXISTS llm_cache ("
                     "key TEXT PRIMARY KEY, llm TEXT NOT NULL, generations TEXT NOT NULL, created_at INTEGER NOT NULL)"

@@ -45,6 +45,7 @@ from typing import Literal
 
 import numpy as np
 from elephant_broker.store.errors import StoreError
+from elephant_broker.store.sqlite_files import use_write_ahead_log
 from threadpoolctl import ThreadpoolController
 
 VectorKind = Literal["Episode", "Entity", "Fact"]
@@ -139,7 +140,7 @@ class VectorFile:
         if connection is not None and self._local.pid == os.getpid():
             return connection
         connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        connection.execute("PRAGMA journal_mode=WAL")
+        use_write_ahead_log(connection, BUSY_TIMEOUT_S)
         # Durable at commit: the graph write that follows may survive a power cut, and
         # its episode must not lose its vector (the reverse only leaves an unused row).
         connection.execute("PRAGMA synchronous=FULL")
