@@ -163,8 +163,10 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         for statement in self._schema_statements(dimension):
             self._apply_schema_statement(statement)
 
-    def _apply_schema_statement(self, statement: str) -> None:
+    def _apply_schema_statement(self, statement: str) -> bool:
+        """Apply one idempotent schema statement; return whether it may have created something."""
         self._write_atomic([(statement, {})])
+        return True
 
     def upgrade(self) -> bool:
         """Bring data stored by an older release to today's layout, once per store.

@@ -54,6 +54,7 @@ def open_store(url: str | None, home: Path | str, *, appendfsync: str = "everyse
             unix_socket_path=str(socket),
             description=f"embedded FalkorDB in {server.data_dir}",
             vector_dir=server.data_dir,
+            after_new_index=server.compact_log,
         )
     try:
         parts = urlsplit(url)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +46,7 @@ class FalkorDBStore(GraphStore):
         graph: str = "elephant",
         description: str = "",
         vector_dir: Path | str | None = None,
+        after_new_index: Callable[[], None] | None = None,
     ) -> None:
         """Connect to a FalkorDB server and select the broker's graph.
 
@@ -58,6 +59,9 @@ class FalkorDBStore(GraphStore):
             description: How messages name the store.
             vector_dir: Keep the graph's vectors in a file in this directory (the
                 embedded server's own) instead of in the graph.
+            after_new_index: Called once ``ensure_schema`` has created an index and
+                FalkorDB has built it (the embedded server compacts its append-only
+                file then: see ``EmbeddedFalkorDB.compact_log``).
 
         Raises:
             StoreError: If the server does not answer.
@@ -72,6 +76,7 @@ class FalkorDBStore(GraphStore):
         except (redis.exceptions.RedisError, OSError) as error:
             raise StoreError(f"cannot reach FalkorDB at {self.description}: {error}") from error
         self._graph = self._db.select_graph(graph)
+        self._after_new_index = after_new_index
         if vector_dir is not None:
             # One file per graph: the graph's name is chosen by the caller, never by input.
             self.vectors = VectorFile(Path(vector_dir) / f"vectors-{_file_safe(graph)}.sqlite3")
@@ -126,8 +131,10 @@ class FalkorDBStore(GraphStore):
         "under construction" fails with "Invalid arguments for procedure" (seen on a
         loaded machine right after a new graph's schema was created).
         """
-        super().ensure_schema(dimension)
+        created = [self._apply_schema_statement(statement) for statement in self._schema_statements(dimension)]
         self._await_indexes()
+        if any(created) and self._after_new_index is not None:
+            self._after_new_index()
 
     def _upgrade_fact_vectors(self, batch: int = 5_000) -> None:
         # Before layout 2, fact vectors were lists of doubles: twice the memory of a
@@ -164,20 +171,21 @@ class FalkorDBStore(GraphStore):
                 return
             time.sleep(0.02)
 
-    def _apply_schema_statement(self, statement: str) -> None:
+    def _apply_schema_statement(self, statement: str) -> bool:
+        """Apply one index statement; return whether it created the index (False: it existed)."""
         # Schema statements are idempotent, so one that hangs or loses its connection
         # is sent again on a fresh connection before giving up (seen once in CI: the
         # first index statement on a brand-new server never got its reply).
         for attempt in range(1, SCHEMA_ATTEMPTS + 1):
             try:
                 self._graph.query(statement)
-                return
+                return True
             except redis.exceptions.ResponseError as error:
                 # FalkorDB has no IF NOT EXISTS for indexes; an existing one is fine.
                 message = str(error).lower()
                 if "already indexed" not in message and "already exists" not in message:
                     raise StoreError(f"FalkorDB schema statement failed: {error}") from error
-                return
+                return False
             except (redis.exceptions.TimeoutError, redis.exceptions.ConnectionError, OSError) as error:
                 if attempt == SCHEMA_ATTEMPTS:
                     raise StoreError(
@@ -186,6 +194,7 @@ class FalkorDBStore(GraphStore):
                 self._db.connection.connection_pool.disconnect()
             except redis.exceptions.RedisError as error:
                 raise StoreError(f"FalkorDB schema statement failed: {error}") from error
+        raise AssertionError("unreachable: the last attempt returns or raises")
 
     # -- dialect ---------------------------------------------------------------------
 
