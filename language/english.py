@@ -18,6 +18,7 @@ import re
 
 from elephant_broker.language.lexicon import mapping
 from elephant_broker.language.lexicon import words as lexicon_words
+from elephant_broker.language.script import LATIN_LETTERS
 
 # The word lists live in language/data/en.toml (``language.lexicon``): each table's doc says
 # what its words are for, and its examples run as tests.
@@ -64,7 +65,8 @@ CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 
 WORD_RE = re.compile(
     r"[A-Z][A-Za-z]*&[A-Z][A-Za-z]*(?:['’]s?)?"  # AT&T, R&D, H&M: one name
-    r"|[A-Za-z0-9][A-Za-z0-9+#]*(?:[.\-'’][A-Za-z0-9+#]+)*\+*(?:['’]s?)?|[,;:&]"
+    r"|(?:[A-Z]\.){2,}(?=\s|$)"  # A.S., U.S., J.R.R.: an initialism keeps its closing dot
+    rf"|[{LATIN_LETTERS}0-9][{LATIN_LETTERS}0-9+#]*(?:[.\-'’][{LATIN_LETTERS}0-9+#]+)*\+*(?:['’]s?)?|[,;:&]"
 )
 _VOWELS = set("aeiou")
 

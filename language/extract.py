@@ -72,6 +72,7 @@ from elephant_broker.language.acceptance import settle
 from elephant_broker.language.drafts import Draft, TextContext, clean_name
 from elephant_broker.language.filters import is_non_factual
 from elephant_broker.language.lexicon import Language
+from elephant_broker.language.lexicon import words as lexicon_words
 from elephant_broker.language.names import bounded_names
 from elephant_broker.language.patterns import read_patterns
 from elephant_broker.language.segment import detect_language, fold_width, has_cjk, is_punct
@@ -94,16 +95,37 @@ _ABBREVIATIONS = {
     "ltd",
     "co",
     "corp",
+    "etc",
     "e.g",
     "i.e",
-    "etc",
-    "u.s",
     "no",
     "mt",
 }
 _SENTENCE_END = re.compile(r"[。！？!?；;\n]+|(?<=[.])\s+|\s+[—–]+\s+|(?<=[a-z]):\s+")
 """Sentence ends, and the breaks after an English lead-in ("Quick update — I moved", "Correction: my
 dog is Rex"): what comes before them is said about nothing the rest names."""
+
+
+_INITIALISM = re.compile(r"(?:^|\s)(?:[A-Z]\.)+[A-Z]\.$")
+_NEXT_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+
+
+def _continues_a_name(text: str, position: int) -> bool:
+    """Whether the word at ``position`` goes on a name: capitalised, and not a word that opens a sentence."""
+    word = _NEXT_WORD.match(text, position)
+    return (
+        bool(word)
+        and word.group()[:1].isupper()
+        and word.group().lower() not in lexicon_words("en", "sentence_openers")
+    )
+
+
+_ASIDE = re.compile(r"(\S*)(\s*\([^()]*\))")
+
+
+def _without_name_asides(sentence: str) -> str:
+    """Drop the bracketed asides that follow a name or a number, keep those after a common noun."""
+    return _ASIDE.sub(lambda match: match.group(1) if match.group(1)[:1].isupper() else match.group(), sentence)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -127,6 +149,8 @@ def split_sentences(text: str) -> list[str]:
             last_word = re.split(r"\s+", before.strip())[-1].rstrip(".").lower() if before.strip() else ""
             if last_word in _ABBREVIATIONS or len(last_word) == 1:
                 continue
+            if _INITIALISM.search(before) and _continues_a_name(text, end):
+                continue  # "A.S. Livorno Calcio": the dot closes the initialism, not the sentence
         piece = text[start:end].strip()
         if piece:
             sentences.append(piece)
@@ -226,9 +250,13 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
             continue
         reader = extract_zh if detect_language(sentence) == "zh" else extract_en
         language: Language = "zh" if reader is extract_zh else "en"
+        # An English name's aside in brackets is said beside the sentence, not in it: read
+        # without it, "located in Texas (United States)" is located in Texas, not in "Texas
+        # United States". After a common noun the brackets name it ("my sister (Anna)"): kept.
+        read_text = _without_name_asides(sentence) if language == "en" else sentence
         # A sentence a construction pattern reads is not read by the rules as well.
-        delimited = read_patterns(sentence, language)
-        for draft in delimited or reader.read_sentence(sentence, ctx):
+        delimited = read_patterns(read_text, language)
+        for draft in delimited or reader.read_sentence(read_text, ctx):
             for read in finish(draft, sentence, ctx):
                 if reader is extract_en:
                     read = _speaker_in_third_person(read, sentence, me)

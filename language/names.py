@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Iterable
 
+from elephant_broker.language.script import is_latin_word_char
 from elephant_broker.language.segment import tokens
 from elephant_broker.schemas.models import Quintuple
 
@@ -154,7 +155,7 @@ def entity_search_text(name: str) -> str:
     """
     terms = search_text(name)
     words = name_words(name)
-    capitalised = [word for word in words if word[:1].isupper() and word.isascii()]
+    capitalised = [word for word in words if word[:1].isupper() and all(map(is_latin_word_char, word))]
     if 2 <= len(capitalised) <= 6 and all(word in capitalised or word.casefold() in _STOPWORDS for word in words):
         terms = " ".join(dict.fromkeys([*terms.split(" "), *sorted(_initials(words))]))
     return terms
@@ -192,7 +193,7 @@ def is_mentioned(name: str, text: str) -> bool:
 
 
 def _latin_word(char: str) -> bool:
-    return char.isascii() and char.isalnum()
+    return is_latin_word_char(char)
 
 
 # -- identity: type classes, identity keys and lexical name relations ------------------

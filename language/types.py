@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from elephant_broker.language.script import is_latin_letter
+
 PERSON = "Person"
 ORGANIZATION = "Organization"
 PLACE = "Place"
@@ -610,7 +612,10 @@ def suffix_type(name: str) -> str | None:
 
 def _is_capitalised_name(name: str) -> bool:
     words = name.split()
-    return bool(words) and all(w[:1].isupper() and w.replace("-", "").isalpha() and w.isascii() for w in words)
+    return bool(words) and all(
+        w[:1].isupper() and w.replace("-", "").isalpha() and all(map(is_latin_letter, w.replace("-", "")))
+        for w in words
+    )
 
 
 def guess_type(name: str, pos: str | None = None, predicate: str | None = None, *, role: str = "object") -> str:
