@@ -112,12 +112,11 @@ _NEXT_WORD = re.compile(r"[^\W\d_][\w'’-]*")
 
 def _continues_a_name(text: str, position: int) -> bool:
     """Whether the word at ``position`` goes on a name: capitalised, and not a word that opens a sentence."""
-    word = _NEXT_WORD.match(text, position)
-    return (
-        bool(word)
-        and word.group()[:1].isupper()
-        and word.group().lower() not in lexicon_words("en", "sentence_openers")
-    )
+    match = _NEXT_WORD.match(text, position)
+    if match is None:
+        return False
+    word = match.group()
+    return word[:1].isupper() and word.lower() not in lexicon_words("en", "sentence_openers")
 
 
 _ASIDE = re.compile(r"(\S*)(\s*\([^()]*\))")
