@@ -857,9 +857,20 @@ def _copula(
                 for obj in objects
             ]
     # "Frank Herbert is the author of Dune" / "Bob is my brother" -> (owner, attribute, subject).
-    inverse = _owner_split(obj_words, ctx) if len(_split_list(obj_words)) == 1 else None
-    if inverse and not (obj_words and obj_words[0].lower() in {"a", "an"}):
-        owner, attr = inverse
+    items = _split_list(obj_words)
+    roles = [_owner_split(obj_words, ctx)] if len(items) == 1 else [_owner_split(item, ctx) for item in items]
+    if len(items) > 1 and roles[0] is not None and not all(roles):
+        after = obj_words.index(items[0][0]) + len(items[0])
+        if after < len(obj_words) and obj_words[after] == ",":
+            # "the leader of Cleveland, United States": what follows the comma places the
+            # owner (Cleveland); it is not a second thing the subject is.
+            roles = roles[:1]
+        else:
+            # "the chancellor of the College of William and Mary": whether the "and" ends
+            # the owner's name or joins a second role is not clear, and a wrong name is worse than none.
+            return []
+    if all(roles) and not (obj_words and obj_words[0].lower() in {"a", "an"}):
+        # "the CEO of Apple and the chairman of Nike": each role, of each subject.
         return [
             Draft(
                 owner,
@@ -871,6 +882,7 @@ def _copula(
                 subject_type=_types.PERSON if owner == ctx.me else None,
                 object_type=_types.PERSON if attr.lower() in _types.PERSON_ROLES else s.type,
             )
+            for owner, attr in (role for role in roles if role is not None)
             for s in subjects
         ]
     return _emit(subjects, "is", objects, neg, conf, state.valid_from, ctx)
