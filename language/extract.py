@@ -81,26 +81,6 @@ from elephant_broker.schemas.models import Quintuple
 MAX_CJK_CHARS = 30
 MAX_EN_WORDS = 8
 
-_ABBREVIATIONS = {
-    "mr",
-    "mrs",
-    "ms",
-    "dr",
-    "prof",
-    "st",
-    "jr",
-    "sr",
-    "vs",
-    "inc",
-    "ltd",
-    "co",
-    "corp",
-    "etc",
-    "e.g",
-    "i.e",
-    "no",
-    "mt",
-}
 _SENTENCE_END = re.compile(r"[。！？!?；;\n]+|(?<=[.])\s+|\s+[—–]+\s+|(?<=[a-z]):\s+")
 """Sentence ends, and the breaks after an English lead-in ("Quick update — I moved", "Correction: my
 dog is Rex"): what comes before them is said about nothing the rest names."""
@@ -146,7 +126,7 @@ def split_sentences(text: str) -> list[str]:
         if match.group().isspace():
             before = text[start : match.start()]
             last_word = re.split(r"\s+", before.strip())[-1].rstrip(".").lower() if before.strip() else ""
-            if last_word in _ABBREVIATIONS or len(last_word) == 1:
+            if last_word in lexicon_words("en", "abbreviations") or len(last_word) == 1:
                 continue
             if _INITIALISM.search(before) and _continues_a_name(text, end):
                 continue  # "A.S. Livorno Calcio": the dot closes the initialism, not the sentence
