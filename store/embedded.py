@@ -34,7 +34,7 @@ logger = logging.getLogger(__name__)
 # AF_UNIX paths are limited to 108 bytes on Linux (104 on macOS).
 _MAX_SOCKET_PATH = 100
 REPLAY_COMPACT_BYTES = 1 << 20
-"""A start that replayed more logged commands than this compacts the append-only file."""
+"""Logged commands beyond this, and beyond the snapshot's size, are compacted into a new snapshot."""
 LOAD_TIMEOUT_S = 1800.0
 """How long a server that is still loading its data is waited for (a large memory after a restart)."""
 
@@ -77,6 +77,7 @@ class EmbeddedFalkorDB:
             StoreError: If the server cannot be started or does not answer in time.
         """
         if self.ping():
+            self._compact_if_log_outgrew_snapshot()
             return self.socket_path
         try:
             self.data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -98,11 +99,7 @@ class EmbeddedFalkorDB:
             self._spawn()
             if not self._wait_until_ready(None, timeout):
                 raise StoreError(f"FalkorDB did not start for {self.data_dir}: {self._log_tail()}")
-            if self._replayed_bytes() > REPLAY_COMPACT_BYTES:
-                try:
-                    self.compact_log()
-                except StoreError as error:  # the memory is usable; the next start replays again
-                    logger.warning("%s", error)
+            self._compact_if_log_outgrew_snapshot()
         return self.socket_path
 
     def ping(self) -> bool:
@@ -171,6 +168,29 @@ class EmbeddedFalkorDB:
                 yield
             finally:
                 fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _compact_if_log_outgrew_snapshot(self) -> None:
+        """Compact when the logged commands outgrew the snapshot (and ``REPLAY_COMPACT_BYTES``).
+
+        Checked whenever a process first reaches the server, running or just started: a data
+        directory an older release wrote keeps its indexes' creation in the log, behind an
+        empty snapshot, until compacted; Redis itself waits for 64 MB. Compacting only when
+        the log is larger than the snapshot keeps the rewrites (each a copy of the whole
+        memory, in a forked child) to one per doubling.
+        """
+        if self._replayed_bytes() <= max(REPLAY_COMPACT_BYTES, self._snapshot_bytes()):
+            return
+        try:
+            self.compact_log()
+        except StoreError as error:  # the memory is usable; a later start replays more
+            logger.warning("%s", error)
+
+    def _snapshot_bytes(self) -> int:
+        directory = self.data_dir / "appendonlydir"
+        try:
+            return sum(path.stat().st_size for path in directory.glob("*.base.*"))
+        except OSError:
+            return 0
 
     def _replayed_bytes(self) -> int:
         """Size of the logged commands a start replays (the files after the snapshot)."""

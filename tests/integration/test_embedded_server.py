@@ -245,3 +245,27 @@ def test_a_start_that_replayed_a_long_log_compacts_it(tmp_path: Path, monkeypatc
         client.close()
     finally:
         server.stop()
+
+
+def test_a_running_servers_log_larger_than_its_snapshot_is_compacted_when_a_process_reaches_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An older release's directory, its server still running: compacted before any restart replays it."""
+    server = EmbeddedFalkorDB(tmp_path / "falkordb")
+    try:
+        server.ensure_running()
+        client = embedded._client(server.socket_path, timeout=5)
+        client.execute_command("GRAPH.QUERY", "elephant", "UNWIND range(1, 200) AS i CREATE (:Marker {value: i})")
+        logged = server._replayed_bytes()
+        assert logged > server._snapshot_bytes()
+        monkeypatch.setattr(embedded, "REPLAY_COMPACT_BYTES", 0)
+        EmbeddedFalkorDB(tmp_path / "falkordb").ensure_running()  # another process reaching the server
+        assert _wait_for_rewrites(client, 1)["aof_rewrites"] == 1
+        assert server._replayed_bytes() < logged
+        # now the snapshot holds everything: reaching the server again compacts nothing
+        EmbeddedFalkorDB(tmp_path / "falkordb").ensure_running()
+        time.sleep(0.2)
+        assert _wait_for_rewrites(client, 1)["aof_rewrites"] == 1
+        client.close()
+    finally:
+        server.stop()
