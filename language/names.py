@@ -184,16 +184,12 @@ def is_mentioned(name: str, text: str) -> bool:
         end = start + len(needle)
         before = haystack[start - 1] if start else " "
         after = haystack[end] if end < len(haystack) else " "
-        if not (_latin_word(needle[0]) and _latin_word(before)) and not (
-            _latin_word(needle[-1]) and _latin_word(after)
+        if not (is_latin_word_char(needle[0]) and is_latin_word_char(before)) and not (
+            is_latin_word_char(needle[-1]) and is_latin_word_char(after)
         ):
             return True
         start = haystack.find(needle, start + 1)
     return False
-
-
-def _latin_word(char: str) -> bool:
-    return is_latin_word_char(char)
 
 
 # -- identity: type classes, identity keys and lexical name relations ------------------

@@ -10,9 +10,6 @@ from __future__ import annotations
 LATIN_LETTERS = "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u024f\u1e00-\u1eff"
 """The Latin letters, as the body of a regular-expression character class."""
 
-LATIN_UPPER = "A-Z\u00c0-\u00d6\u00d8-\u00de"
-"""Capital Latin letters of Basic Latin and Latin-1 (Á, É, Ñ, Ø, ...), for a character class."""
-
 
 def is_latin_letter(char: str) -> bool:
     """Return whether ``char`` is one Latin letter, accented or not."""

@@ -158,10 +158,15 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
 
     # -- schema ----------------------------------------------------------------------
 
-    def ensure_schema(self, dimension: int) -> None:
-        """Create constraints and indexes once; safe to call on every start."""
-        for statement in self._schema_statements(dimension):
-            self._apply_schema_statement(statement)
+    def ensure_schema(self, dimension: int) -> bool:
+        """Create constraints and indexes once; safe to call on every start.
+
+        Returns:
+            Whether a statement may have created something (False: everything existed).
+        """
+        # A list, not a generator: every statement is applied, not only those up to the first that creates.
+        created = [self._apply_schema_statement(statement) for statement in self._schema_statements(dimension)]
+        return any(created)
 
     def _apply_schema_statement(self, statement: str) -> bool:
         """Apply one idempotent schema statement; return whether it may have created something."""

@@ -113,8 +113,8 @@ class EmbeddedFalkorDB:
         logged after it. Commands logged after an index was created, with no snapshot
         since, replay without it (every lookup by id a scan): 8,000 facts took 142 s to
         load instead of a fraction of a second. So the store compacts right after it
-        creates indexes, and a start that had to replay much compacts what it loaded.
-        A rewrite already running is left to finish.
+        creates indexes, and a process reaching the server compacts a log that outgrew its
+        snapshot (``_compact_if_log_outgrew_snapshot``). A rewrite already running is left to finish.
         """
         client = _client(self.socket_path, timeout=5.0)
         try:
@@ -178,25 +178,21 @@ class EmbeddedFalkorDB:
         the log is larger than the snapshot keeps the rewrites (each a copy of the whole
         memory, in a forked child) to one per doubling.
         """
-        if self._replayed_bytes() <= max(REPLAY_COMPACT_BYTES, self._snapshot_bytes()):
+        if self._replayed_bytes() <= max(REPLAY_COMPACT_BYTES, self._log_bytes("*.base.*")):
             return
         try:
             self.compact_log()
         except StoreError as error:  # the memory is usable; a later start replays more
             logger.warning("%s", error)
 
-    def _snapshot_bytes(self) -> int:
-        directory = self.data_dir / "appendonlydir"
-        try:
-            return sum(path.stat().st_size for path in directory.glob("*.base.*"))
-        except OSError:
-            return 0
-
     def _replayed_bytes(self) -> int:
         """Size of the logged commands a start replays (the files after the snapshot)."""
-        directory = self.data_dir / "appendonlydir"
+        return self._log_bytes("*.incr.aof")
+
+    def _log_bytes(self, pattern: str) -> int:
+        """Total size of the append-only directory's files matching ``pattern`` (``*.base.*``: the snapshot)."""
         try:
-            return sum(path.stat().st_size for path in directory.glob("*.incr.aof"))
+            return sum(path.stat().st_size for path in (self.data_dir / "appendonlydir").glob(pattern))
         except OSError:
             return 0
 

@@ -124,17 +124,18 @@ class FalkorDBStore(GraphStore):
         names = [column[1] for column in outcome.header]
         return [dict(zip(names, row, strict=True)) for row in outcome.result_set]
 
-    def ensure_schema(self, dimension: int) -> None:
-        """Create the indexes, then wait until FalkorDB has built them.
+    def ensure_schema(self, dimension: int) -> bool:
+        """Create the indexes, then wait until FalkorDB has built them; return whether any was new.
 
         FalkorDB builds indexes in the background; a vector query against one still
         "under construction" fails with "Invalid arguments for procedure" (seen on a
         loaded machine right after a new graph's schema was created).
         """
-        created = [self._apply_schema_statement(statement) for statement in self._schema_statements(dimension)]
+        created = super().ensure_schema(dimension)
         self._await_indexes()
-        if any(created) and self._after_new_index is not None:
+        if created and self._after_new_index is not None:
             self._after_new_index()
+        return created
 
     def _upgrade_fact_vectors(self, batch: int = 5_000) -> None:
         # Before layout 2, fact vectors were lists of doubles: twice the memory of a
