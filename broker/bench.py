@@ -816,6 +816,7 @@ def load_fresh_memory(store: GraphStore, memory: SyntheticMemory, progress: Prog
     from elephant_broker.schemas.context import DEFAULT_AUTHORITY
     from elephant_broker.schemas.models import ENTITY_TYPES
     from elephant_broker.store.base import now_ms
+    from elephant_broker.store.episode_index import IndexedEpisode
     from elephant_broker.store.episodes import episode_search_text, search_length
     from elephant_broker.store.sanitize import cypher_identifier
 
@@ -918,6 +919,14 @@ def load_fresh_memory(store: GraphStore, memory: SyntheticMemory, progress: Prog
         ]
         _keep_vectors(store, "Episode", episode_rows)
         _keep_vectors(store, "Fact", rows)
+        if store.episode_index is not None:
+            mentioned: dict[str, list[str]] = {}
+            for mention in mention_rows:
+                mentioned.setdefault(mention["episode"], []).append(mention["entity"])
+            store.episode_index.put(
+                IndexedEpisode(SCOPE, row["id"], row["search_text"], mentioned.get(row["id"], []))
+                for row in episode_rows
+            )
         _write_in_batches(store, episode_statement, episode_rows)
         _write_in_batches(store, mention_statement, mention_rows, RAW_BATCH_ROWS)
         _write_in_batches(store, fact_statement, rows)

@@ -369,7 +369,7 @@ def spread_ranking(
         for entity_id, mass in entity_mass.items()
         if degrees.get(entity_id)
     }
-    for episode, score, _ in store.episodes_mentioning(scope, push, limit=k):
+    for episode, score, _ in store.episodes_mentioning(scope, push, limit=k, degrees=degrees):
         scores[episode.id] = scores.get(episode.id, 0.0) + score
         found[episode.id] = episode
     for episode_id, weight in seed_episodes.items():

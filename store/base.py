@@ -12,7 +12,6 @@ live in ``store/falkordb_store.py`` and ``store/neo4j_store.py``.
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 import uuid
@@ -22,6 +21,7 @@ from typing import Any, Literal, NamedTuple
 
 from elephant_broker.schemas.ids import stable_id
 from elephant_broker.schemas.models import ENTITY_TYPES, Conflict, Entity, Episode, EpisodeWrite, Fact, FactUpdate
+from elephant_broker.store.episode_index import EpisodeIndex, IndexedEpisode
 from elephant_broker.store.episodes import (
     EPISODE_COLUMNS,
     EpisodeQueries,
@@ -36,6 +36,7 @@ from elephant_broker.store.open_conflicts import OpenConflictQueries, close_conf
 from elephant_broker.store.readonly import check_read_only
 from elephant_broker.store.sanitize import cypher_identifier
 from elephant_broker.store.scoping import scope_query
+from elephant_broker.store.terms import fulltext_terms as fulltext_terms  # re-exported: callers split alike
 from elephant_broker.store.vectors import VectorFile, VectorKind, VectorRow
 
 Statement = tuple[str, dict[str, Any]]
@@ -50,9 +51,6 @@ class WriteCounts(NamedTuple):
     facts: int
 
 
-_FULLTEXT_TERM = re.compile(r"[^\w]+", re.UNICODE)
-
-
 PATH_FANOUT = 100
 """Heaviest facts of each entity that paths of two and three facts are looked for through."""
 
@@ -63,15 +61,6 @@ STORE_LAYOUT_VERSION = 4
 def now_ms() -> int:
     """Return the current time in milliseconds since the epoch."""
     return int(time.time() * 1000)
-
-
-def fulltext_terms(text: str) -> list[str]:
-    """Split text into safe full-text terms (letters, digits, CJK only).
-
-    Anything that could carry query syntax (quotes, operators, wildcards) is
-    dropped, so the terms can be joined into a full-text query string safely.
-    """
-    return [term for term in _FULLTEXT_TERM.split(text.lower()) if term]
 
 
 _ENTITY_COLUMNS = (
@@ -98,6 +87,10 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
     #: Where vectors are kept when not in the graph (the embedded store's vector file);
     #: None: in the graph, on nodes and facts, with the backend's vector index.
     vectors: VectorFile | None = None
+
+    #: Where episodes' search terms and mentions are also indexed, for keyword search and
+    #: an entity's latest mentions (the embedded store's episode index); None: the graph only.
+    episode_index: EpisodeIndex | None = None
 
     # -- execution, per backend ------------------------------------------------------
 
@@ -293,6 +286,8 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         if self.vectors is not None:
             # Before the graph: a write that fails leaves vectors nothing refers to, never the reverse.
             self.vectors.put(plan_vectors(plans))
+        if self.episode_index is not None:
+            self.episode_index.put(plan_index_rows(plans))  # before the graph too, for the same reason
         rows = self._write_atomic(self.episode_statements(plans, write_id), result=self._created_by(plans, write_id))
         row = rows[0] if rows else {}
         episodes = set(row.get("episodes") or [])
@@ -491,6 +486,8 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         self._write_atomic([("MATCH (n) WHERE n.scope = $scope DETACH DELETE n", {"scope": scope})])
         if self.vectors is not None:
             self.vectors.delete_scope(scope)
+        if self.episode_index is not None:
+            self.episode_index.delete_scope(scope)
 
     # -- reads -----------------------------------------------------------------------
 
@@ -963,6 +960,19 @@ def plan_vectors(plans: Sequence[EpisodeWrite]) -> list[VectorRow]:
         )
         rows.extend(("Fact", plan.scope, fact.id, fact.embedding) for fact in plan.facts if fact.embedding)
     return rows
+
+
+def plan_index_rows(plans: Sequence[EpisodeWrite]) -> list[IndexedEpisode]:
+    """The episodes of plans as the episode index keeps them, for a store that has one (in plan order)."""
+    return [
+        IndexedEpisode(
+            plan.scope,
+            plan.episode.id,
+            episode_search_text(plan.episode.speaker, plan.episode.text),
+            [entity_id(plan.scope, row.key) for row in plan.entities],
+        )
+        for plan in plans
+    ]
 
 
 def _episode_rows(plans: Sequence[EpisodeWrite], stamps: Sequence[int], vectors: bool = True) -> list[Row]:

@@ -8,16 +8,20 @@ loads the whole graph.
 
 Episodes are full-text indexed on ``search_text``: the speaker and the text,
 pre-segmented by ``language.names.search_text`` (jieba tokens plus CJK bigrams),
-because FalkorDB's tokenizer does not split Chinese.
+because FalkorDB's tokenizer does not split Chinese. A store with an episode index (the
+embedded one, ``store.episode_index``) ranks keywords and reads an entity's latest
+mentions there instead, and reads the episodes it finds from the graph.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import functools
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from elephant_broker.language.names import search_text
 from elephant_broker.schemas.models import Episode
+from elephant_broker.store.episode_index import EpisodeIndex, IndexedEpisode
 
 EPISODE_COLUMNS = (
     "ep.id AS id, ep.agent_id AS agent_id, ep.session_id AS session_id, ep.speaker AS speaker, "
@@ -55,12 +59,14 @@ def episode_stats_statement(write_id: str, episode_ids: Sequence[str]) -> tuple[
     )
 
 
+@functools.lru_cache(maxsize=8192)
 def episode_search_text(speaker: str, text: str) -> str:
     """Return what an episode is full-text indexed under: its speaker's name and its words.
 
     The speaker is part of a turn's meaning ("what did Caroline say about X" should
     prefer Caroline's turns), as it is of the episode's embedding ("speaker: text").
     """
+    # Remembered: a write segments each episode for the keyword file and for the graph.
     return search_text(f"{speaker} {text}")
 
 
@@ -72,6 +78,8 @@ class EpisodeQueries:
         def _read(self, query: str, params: dict[str, Any] | None = None) -> list[dict[str, Any]]: ...
 
         def _episode_fulltext_call(self, term: str) -> str: ...
+
+        episode_index: EpisodeIndex | None
 
         def _write_atomic(
             self,
@@ -111,6 +119,8 @@ class EpisodeQueries:
         wanted = list(dict.fromkeys(term for term in terms if term))
         if not wanted:
             return []
+        if self.episode_index is not None:
+            return self._search_index(self.episode_index, scope, wanted, k)
         rows = self._read(
             # Collection statistics kept by every episode write (``episode_stats_statement``), not
             # recounted: over a large memory the count alone cost more than the search.
@@ -141,8 +151,56 @@ class EpisodeQueries:
         )
         return [(_episode(row), float(row["score"])) for row in rows]
 
+    def _search_index(self, index: EpisodeIndex, scope: str, terms: list[str], k: int) -> list[tuple[Episode, float]]:
+        self._index_missing_episodes(index, scope)
+        hits = index.search(scope, terms, k + 8)  # a few spare: a failed write's episode is not in the graph
+        found = self._episodes_by_id(scope, [identifier for identifier, _ in hits])
+        return [(found[identifier], score) for identifier, score in hits if identifier in found][:k]
+
+    def _episodes_by_id(self, scope: str, ids: list[str]) -> dict[str, Episode]:
+        """The scope's episodes of these ids (ids of no episode of the scope are left out)."""
+        if not ids:
+            return {}
+        rows = self._read(
+            f"UNWIND $ids AS id MATCH (ep:Episode {{id: id}}) WHERE ep.scope = $scope RETURN {EPISODE_COLUMNS}",
+            {"ids": ids, "scope": scope},
+        )
+        return {row["id"]: _episode(row) for row in rows}
+
+    def _index_missing_episodes(self, index: EpisodeIndex, scope: str) -> None:
+        """Index the scope's episodes the episode index lacks (a memory from before the index, or a lost file).
+
+        Run once per scope and process, before its first read there: the index is
+        written before the graph, so it holds at least the graph's episodes unless it
+        was made after them or lost.
+        """
+        if scope in index.checked_scopes:
+            return
+        if index.count(scope) < self.episode_count(scope):
+            indexed = index.ids(scope)
+            rows = self._read(
+                "MATCH (ep:Episode) WHERE ep.scope = $scope OPTIONAL MATCH (ep)-[:MENTIONS]->(e:Entity) "
+                "RETURN ep.id AS id, ep.speaker AS speaker, ep.text AS text, ep.created_at AS created_at, "
+                "collect(e.id) AS mentions",
+                {"scope": scope},
+            )
+            missing = sorted((row for row in rows if row["id"] not in indexed), key=lambda row: row["created_at"] or 0)
+            index.put(
+                IndexedEpisode(
+                    scope, row["id"], episode_search_text(row["speaker"] or "", row["text"] or ""), row["mentions"]
+                )
+                for row in missing
+            )
+        index.checked_scopes.add(scope)
+
     def episodes_mentioning(
-        self, scope: str, weights: dict[str, float], limit: int = 100, per_entity: int = MENTIONS_PER_ENTITY
+        self,
+        scope: str,
+        weights: dict[str, float],
+        limit: int = 100,
+        per_entity: int = MENTIONS_PER_ENTITY,
+        *,
+        degrees: Mapping[str, int] | None = None,
     ) -> list[tuple[Episode, float, list[str]]]:
         """Return episodes that mention any of these entities, by summed entity weight.
 
@@ -154,13 +212,20 @@ class EpisodeQueries:
                 mentioned by thousands of turns gives each a share too small to rank,
                 and reading them all would cost more than the rest of the question.
 
+            degrees: The entities' ``mention_count`` as the caller read it (read here if not given).
+
         Returns:
             ``(episode, score, ids of the given entities it mentions)``. The aggregation
-            runs in the store, from each entity (id index) to its mentions.
+            runs in the store, from each entity (id index) to its mentions — or, with an
+            episode index whose lists agree with the graph's counts, over those lists.
         """
         rows_in = [{"id": entity_id, "weight": float(weight)} for entity_id, weight in sorted(weights.items())]
         if not rows_in:
             return []
+        if self.episode_index is not None:
+            found = self._mentioning_from_index(self.episode_index, scope, weights, limit, per_entity, degrees)
+            if found is not None:
+                return found
         rows = self._read(
             "UNWIND $anchors AS a "
             "MATCH (e:Entity {id: a.id}) WHERE e.scope = $scope "
@@ -173,6 +238,31 @@ class EpisodeQueries:
             {"scope": scope, "anchors": rows_in, "limit": limit, "per_entity": per_entity},
         )
         return [(_episode(row), float(row["score"]), sorted(row["mentioned"] or [])) for row in rows]
+
+    def _mentioning_from_index(
+        self,
+        index: EpisodeIndex,
+        scope: str,
+        weights: dict[str, float],
+        limit: int,
+        per_entity: int,
+        degrees: Mapping[str, int] | None,
+    ) -> list[tuple[Episode, float, list[str]]] | None:
+        """``episodes_mentioning`` over the index's lists, or None when one disagrees with the graph.
+
+        An entity's list is the episodes whose writes linked them; an unmerge or a re-read
+        changes the graph's links afterwards, and the entity's ``mention_count`` with them.
+        """
+        self._index_missing_episodes(index, scope)
+        graph = degrees if degrees is not None else self.mention_counts(scope, weights)
+        listed = index.mention_counts(scope, weights)
+        if any(listed.get(entity, 0) != graph.get(entity, 0) for entity in weights):
+            return None
+        hits = index.episodes_mentioning(scope, weights, limit + 8, per_entity)
+        found = self._episodes_by_id(scope, [identifier for identifier, _, _ in hits])
+        return [(found[identifier], score, mentioned) for identifier, score, mentioned in hits if identifier in found][
+            :limit
+        ]
 
     def adjacent_episodes(self, scope: str, episode_ids: Iterable[str]) -> dict[str, list[Episode]]:
         """Return, for each of these episodes, the turns just before and after it in its session.

@@ -20,6 +20,7 @@ from typing import Any
 
 import redis
 from elephant_broker.store.base import GraphStore, Row, Statement, StoreError
+from elephant_broker.store.episode_index import EpisodeIndex
 from elephant_broker.store.sanitize import cypher_identifier
 from elephant_broker.store.vectors import VectorFile
 from falkordb import FalkorDB
@@ -80,6 +81,7 @@ class FalkorDBStore(GraphStore):
         if vector_dir is not None:
             # One file per graph: the graph's name is chosen by the caller, never by input.
             self.vectors = VectorFile(Path(vector_dir) / f"vectors-{_file_safe(graph)}.sqlite3")
+            self.episode_index = EpisodeIndex(Path(vector_dir) / f"episodes-{_file_safe(graph)}.sqlite3")
 
     # -- execution -------------------------------------------------------------------
 
@@ -254,12 +256,16 @@ class FalkorDBStore(GraphStore):
         self._write_atomic([("MATCH (n) DETACH DELETE n", {})])
         if self.vectors is not None:
             self.vectors.clear()
+        if self.episode_index is not None:
+            self.episode_index.clear()
 
     def close(self) -> None:
         """Close the client connection pool and the vector file."""
         self._db.connection.close()
         if self.vectors is not None:
             self.vectors.close()
+        if self.episode_index is not None:
+            self.episode_index.close()
 
 
 class FloatList:
