@@ -50,6 +50,11 @@ HOP_DECAY = 0.6
 LEXICON_KEYS = frozenset(PREDICATE_LEXICON) - {"is_a", "has_part"}
 """Relations a question word can name; 是/有 are too common to mean anything."""
 FRONTIER_SIZE = 30
+HUB_MENTIONS = 200
+"""An entity mentioned by more episodes is a hub, not walked through past the first hop: its
+thousands of facts would fill the facts kept for the whole frontier (all heaviest-first, most of
+them weight 1) and reading them cost more than the rest of a question. A round bound on work,
+like ``MENTIONS_PER_ENTITY``; an entity the question names is always expanded."""
 _EPISODE_SEARCHES: tuple[int, ThreadPoolExecutor] | None = None
 
 
@@ -204,11 +209,8 @@ def history_of(store: GraphStore, scope: str, facts: list[Fact]) -> list[Fact]:
 
     This is what lets an answer say "uses Node.js now; used Python before".
     """
-    about = {(fact.subject_id, fact.predicate_key) for fact in facts}
-    if not about:
-        return []
-    found = store.facts_touching(scope, {subject for subject, _ in about if subject}, limit=50, history=True)
-    past = [fact for fact, _ in found if fact.status == "superseded" and (fact.subject_id, fact.predicate_key) in about]
+    about = {(fact.subject_id, fact.predicate_key) for fact in facts if fact.subject_id}
+    past = store.superseded_facts(scope, about) if about else []
     return sorted(past, key=lambda fact: fact.expired_at or 0, reverse=True)
 
 
@@ -285,7 +287,12 @@ def expand_neighbourhood(
         if not frontier:
             break
         found = store.facts_touching(
-            scope, frontier, limit=100 if hop == 1 else 200, as_of=as_of, similar_to=question_vector
+            scope,
+            frontier,
+            limit=100 if hop == 1 else 200,
+            as_of=as_of,
+            similar_to=question_vector,
+            max_mentions=None if hop == 1 else HUB_MENTIONS,
         )
         frontier_set = set(frontier)
         reached: dict[str, float] = {}

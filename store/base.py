@@ -612,6 +612,7 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         as_of: int | None = None,
         history: bool = False,
         similar_to: Sequence[float] | None = None,
+        max_mentions: int | None = None,
     ) -> list[tuple[Fact, float | None]]:
         """Return facts with an end in ``entity_ids``, heaviest first, each with its similarity to a vector.
 
@@ -626,6 +627,8 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
                 it in the store (cosine similarity; None for a fact stored without one).
                 Vectors never cross the wire: a hub's hundreds of facts would be
                 hundreds of 384-float lists to parse per question.
+            max_mentions: Leave out the entities of ``entity_ids`` mentioned by more episodes
+                than this (hubs: their ``mention_count``, kept by every write).
 
         Each end starts from the entity id index (``UNWIND`` over the ids), so the work
         grows with the facts of these entities, not with the graph.
@@ -652,10 +655,12 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
             else "null"
         )
         found: dict[str, tuple[Fact, float | None]] = {}
+        hubs_left_out = "" if max_mentions is None else " AND coalesce({end}.mention_count, 0) <= $max_mentions"
         # The far end is unlabelled: with a label, FalkorDB scans every entity before expanding.
         for end in ("s", "o"):
             rows = self._read(
-                f"UNWIND $ids AS id MATCH ({end}:Entity {{id: id}}) WHERE {end}.scope = $scope "
+                f"UNWIND $ids AS id MATCH ({end}:Entity {{id: id}}) WHERE {end}.scope = $scope"
+                f"{hubs_left_out.format(end=end)} "
                 f"MATCH (s)-[f:FACT]->(o) WHERE f.scope = $scope AND {condition} "
                 # Cut before scoring: a hub's thousands of facts are sorted, only the kept scored.
                 "WITH s, f, o ORDER BY f.weight DESC, f.confidence DESC LIMIT $limit "
@@ -667,6 +672,7 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
                     "as_of": as_of,
                     "statuses": statuses,
                     "vector": vector,
+                    "max_mentions": max_mentions,
                 },
             )
             for row in rows:
@@ -676,6 +682,26 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
             scores = self.vectors.similarities("Fact", scope, found, similar_to)
             return [(fact, scores.get(fact.id)) for fact, _ in found.values()]
         return list(found.values())
+
+    def superseded_facts(self, scope: str, about: Iterable[tuple[str, str]], limit: int = 50) -> list[Fact]:
+        """Return superseded facts of these (subject id, predicate key) pairs, most recently retired first.
+
+        What an answer's history needs ("uses Node.js now; used Python before"): read from
+        each subject's outgoing facts with the status and predicate checked before any sort,
+        so a subject with thousands of facts returns its few retired ones, not its heaviest.
+        """
+        pairs = sorted({(subject, predicate) for subject, predicate in about if subject and predicate})
+        if not pairs:
+            return []
+        rows = self._read(
+            "UNWIND $about AS a MATCH (s:Entity {id: a[0]}) WHERE s.scope = $scope "
+            # The far end is unlabelled: with a label, FalkorDB scans every entity before expanding.
+            "MATCH (s)-[f:FACT]->(o) WHERE f.scope = $scope AND f.status = 'superseded' AND f.predicate_key = a[1] "
+            "WITH s, f, o ORDER BY f.expired_at DESC, f.id LIMIT $limit "
+            f"RETURN {_FACT_COLUMNS}",
+            {"scope": scope, "about": [list(pair) for pair in pairs], "limit": limit},
+        )
+        return [_fact(row) for row in rows]
 
     def connecting_paths(
         self, scope: str, entity_ids: Iterable[str], max_length: int = 3, limit: int = 5

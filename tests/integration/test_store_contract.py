@@ -254,5 +254,53 @@ def test_upgrade_turns_old_list_fact_vectors_into_vectors_once(store: tuple[Grap
     assert graph.upgrade() is False
 
 
+def test_superseded_facts_are_found_past_a_subjects_heavier_facts(store: tuple[GraphStore, str]) -> None:
+    """History is read by status and predicate: a hub's many heavier facts do not hide a retired one."""
+    graph, scope = store
+    others = [(f"x{n}", f"X{n}", "Concept") for n in range(60)]
+    graph.write_episode(
+        plan(
+            scope,
+            "ep1",
+            [("hub", "Hub", "Concept"), ("old", "Old", "Concept"), ("new", "New", "Concept"), *others],
+            [
+                ("retired", "hub", "uses", "old"),
+                ("current", "hub", "uses", "new"),
+                ("other-retired", "hub", "likes", "old"),
+                ("incoming-retired", "old", "uses", "hub"),
+                *[(f"f{n}", "hub", "knows", f"x{n}") for n in range(60)],
+            ],
+        )
+    )
+    graph._write_atomic(
+        [
+            ("MATCH ()-[f:FACT]->() WHERE f.id STARTS WITH 'f' SET f.weight = 5", {}),
+            (
+                "MATCH ()-[f:FACT]->() WHERE f.id IN ['retired', 'other-retired', 'incoming-retired'] "
+                "SET f.status = 'superseded', f.expired_at = 1",
+                {},
+            ),
+        ]
+    )
+    hub = fact_end(graph, scope, "hub")
+    assert "retired" not in {fact.id for fact, _ in graph.facts_touching(scope, [hub], limit=50, history=True)}
+    assert [fact.id for fact in graph.superseded_facts(scope, [(hub, "uses")])] == ["retired"]
+    assert graph.superseded_facts(f"{scope}-other", [(hub, "uses")]) == []
+    assert graph.superseded_facts(scope, []) == []
+
+
+def test_facts_touching_can_leave_out_hubs(store: tuple[GraphStore, str]) -> None:
+    graph, scope = store
+    for number in range(3):  # "hub" is mentioned by three episodes, "a" and "b" by one each
+        entities = [("hub", "Hub", "Concept"), ("a", "A", "Concept"), ("b", "B", "Concept")][: 3 if number == 0 else 1]
+        facts = [("f1", "a", "r", "hub"), ("f2", "b", "r", "a")] if number == 0 else []
+        graph.write_episode(plan(scope, f"ep{number}", entities, facts))
+    hub, a = fact_end(graph, scope, "hub"), fact_end(graph, scope, "a")
+    assert {fact.id for fact, _ in graph.facts_touching(scope, [hub, a])} == {"f1", "f2"}
+    assert {fact.id for fact, _ in graph.facts_touching(scope, [hub], max_mentions=2)} == set()
+    assert {fact.id for fact, _ in graph.facts_touching(scope, [hub, a], max_mentions=2)} == {"f1", "f2"}  # via "a"
+    assert {fact.id for fact, _ in graph.facts_touching(scope, [hub], max_mentions=3)} == {"f1"}
+
+
 def fact_end(graph: GraphStore, scope: str, key: str) -> str:
     return graph.entities_by_keys(scope, [key])[key].id
