@@ -40,8 +40,6 @@ forgets what it read when any process deleted a scope.
 from __future__ import annotations
 
 import math
-import os
-import sqlite3
 import threading
 from array import array
 from collections.abc import Iterable, Mapping, Sequence
@@ -50,8 +48,7 @@ from pathlib import Path
 
 import numpy as np
 import Stemmer
-from elephant_broker.store.errors import StoreError
-from elephant_broker.store.sqlite_files import use_write_ahead_log
+from elephant_broker.store.sqlite_files import SidecarFile
 from elephant_broker.store.terms import fulltext_terms
 
 BUSY_TIMEOUT_S = 60
@@ -64,8 +61,6 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS episodes (seq INTEGER PRIMARY KEY AUTOINCREMENT, scope TEXT NOT NULL, "
     "id TEXT NOT NULL, terms TEXT NOT NULL, length INTEGER NOT NULL, mentions TEXT NOT NULL, UNIQUE (scope, id))",
     "CREATE INDEX IF NOT EXISTS episodes_by_scope ON episodes (scope, seq)",
-    "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
-    "INSERT OR IGNORE INTO meta (name, value) VALUES ('deletions', 0)",
 )
 
 
@@ -135,8 +130,12 @@ class _ScopeIndex:
             row += 1
 
 
-class EpisodeIndex:
+class EpisodeIndex(SidecarFile):
     """The episode index of one graph: rows kept in a SQLite file, searched in process."""
+
+    noun = "episode index"
+    schema = _SCHEMA
+    busy_timeout_s = BUSY_TIMEOUT_S
 
     def __init__(self, path: Path | str) -> None:
         """Open (creating if needed) the index file at ``path``.
@@ -144,42 +143,12 @@ class EpisodeIndex:
         Raises:
             StoreError: If the file cannot be created or read.
         """
-        self.path = Path(path)
-        self._local = threading.local()
         self._lock = threading.Lock()
         self._scopes: dict[str, _ScopeIndex] = {}
         self._deletions = -1
         self.checked_scopes: set[str] = set()
         """Scopes this process has checked hold every episode the graph holds (see the store)."""
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            # Owner-only, like the server's own files: the terms are the episodes' words.
-            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
-            self._connection()
-        except (OSError, sqlite3.Error) as error:
-            raise StoreError(f"cannot open the episode index {self.path}: {error}") from error
-
-    def _connection(self) -> sqlite3.Connection:
-        # One connection per thread and process: sqlite3 objects cross neither.
-        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
-        if connection is not None and self._local.pid == os.getpid():
-            return connection
-        connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        use_write_ahead_log(connection, BUSY_TIMEOUT_S)
-        # Durable at commit: the graph write that follows may survive a power cut.
-        connection.execute("PRAGMA synchronous=FULL")
-        # A forgotten memory's words are overwritten on disk, not just unlinked.
-        connection.execute("PRAGMA secure_delete=ON")
-        for statement in _SCHEMA:
-            connection.execute(statement)
-        self._local.connection, self._local.pid = connection, os.getpid()
-        return connection
-
-    def _execute(self, statement: str, params: Sequence[object] = ()) -> sqlite3.Cursor:
-        try:
-            return self._connection().execute(statement, params)
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot read the episode index {self.path}: {error}") from error
+        super().__init__(path)
 
     # -- writes ----------------------------------------------------------------------
 
@@ -205,18 +174,9 @@ class EpisodeIndex:
             )
             for episode, terms in given
         ]
-        try:
-            connection = self._connection()
-            with connection:
-                connection.execute("BEGIN IMMEDIATE")
-                before = connection.total_changes
-                connection.executemany(
-                    "INSERT OR IGNORE INTO episodes (scope, id, terms, length, mentions) VALUES (?, ?, ?, ?, ?)",
-                    records,
-                )
-                return connection.total_changes - before
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot write the episode index {self.path}: {error}") from error
+        return self._write(
+            "INSERT OR IGNORE INTO episodes (scope, id, terms, length, mentions) VALUES (?, ?, ?, ?, ?)", records
+        )
 
     def delete_scope(self, scope: str) -> None:
         """Forget one scope's episodes."""
@@ -226,15 +186,7 @@ class EpisodeIndex:
         """Forget every scope's episodes."""
         self._delete("DELETE FROM episodes", ())
 
-    def _delete(self, statement: str, params: tuple[str, ...]) -> None:
-        try:
-            connection = self._connection()
-            with connection:
-                connection.execute("BEGIN IMMEDIATE")
-                connection.execute(statement, params)
-                connection.execute("UPDATE meta SET value = value + 1 WHERE name = 'deletions'")
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot write the episode index {self.path}: {error}") from error
+    def _forget(self) -> None:
         with self._lock:
             self._scopes.clear()
             self.checked_scopes.clear()
@@ -328,7 +280,7 @@ class EpisodeIndex:
 
     def _caught_up(self, scope: str) -> _ScopeIndex:
         """The scope's index with every episode kept so far, by this process or another."""
-        deletions = self._execute("SELECT value FROM meta WHERE name = 'deletions'").fetchone()[0]
+        deletions = self._deletion_count()
         with self._lock:
             if deletions != self._deletions:
                 self._scopes.clear()
@@ -345,13 +297,6 @@ class EpisodeIndex:
                     index.add([row[1:] for row in rows])
                     index.watermark = rows[-1][0]
         return index
-
-    def close(self) -> None:
-        """Close this thread's connection (others close when their threads end)."""
-        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
-        if connection is not None and self._local.pid == os.getpid():
-            connection.close()
-        self._local.connection = None
 
 
 def _best(scores: np.ndarray, rows: np.ndarray, k: int) -> np.ndarray:

@@ -34,8 +34,6 @@ the machine) to save ~1 ms.
 from __future__ import annotations
 
 import contextlib
-import os
-import sqlite3
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -45,7 +43,7 @@ from typing import Literal
 
 import numpy as np
 from elephant_broker.store.errors import StoreError
-from elephant_broker.store.sqlite_files import use_write_ahead_log
+from elephant_broker.store.sqlite_files import SidecarFile
 from threadpoolctl import ThreadpoolController
 
 VectorKind = Literal["Episode", "Entity", "Fact"]
@@ -78,8 +76,6 @@ _SCHEMA = (
     "CREATE TABLE IF NOT EXISTS vectors (seq INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, "
     "scope TEXT NOT NULL, id TEXT NOT NULL, vector BLOB NOT NULL, UNIQUE (kind, scope, id))",
     "CREATE INDEX IF NOT EXISTS vectors_by_scope ON vectors (kind, scope, seq)",
-    "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL)",
-    "INSERT OR IGNORE INTO meta (name, value) VALUES ('deletions', 0)",
 )
 
 VectorRow = tuple[VectorKind, str, str, Sequence[float]]
@@ -109,8 +105,12 @@ class _Matrix:
         self.ids.extend(ids)
 
 
-class VectorFile:
+class VectorFile(SidecarFile):
     """Vectors of one graph, kept in a SQLite file, searched exactly in process."""
+
+    noun = "vector file"
+    schema = _SCHEMA
+    busy_timeout_s = BUSY_TIMEOUT_S
 
     def __init__(self, path: Path | str) -> None:
         """Open (creating if needed) the vector file at ``path``.
@@ -118,38 +118,13 @@ class VectorFile:
         Raises:
             StoreError: If the file cannot be created or read.
         """
-        self.path = Path(path)
-        self._local = threading.local()
         self._lock = threading.Lock()
         self._matrices: dict[tuple[str, str], _Matrix] = {}
         # Vectors read by id (a hub's facts, scored for every question that reaches them).
         # A kept vector never changes, so only a deletion makes an entry stale.
         self._recent: OrderedDict[tuple[str, str, str], bytes] = OrderedDict()
         self._deletions = -1
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            # Owner-only, like the server's own files: vectors can be read back into text.
-            os.close(os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600))
-            self._connection()
-        except (OSError, sqlite3.Error) as error:
-            raise StoreError(f"cannot open the vector file {self.path}: {error}") from error
-
-    def _connection(self) -> sqlite3.Connection:
-        # One connection per thread and process: sqlite3 objects cross neither.
-        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
-        if connection is not None and self._local.pid == os.getpid():
-            return connection
-        connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, isolation_level=None)
-        use_write_ahead_log(connection, BUSY_TIMEOUT_S)
-        # Durable at commit: the graph write that follows may survive a power cut, and
-        # its episode must not lose its vector (the reverse only leaves an unused row).
-        connection.execute("PRAGMA synchronous=FULL")
-        # A forgotten memory's vectors are overwritten on disk, not just unlinked.
-        connection.execute("PRAGMA secure_delete=ON")
-        for statement in _SCHEMA:
-            connection.execute(statement)
-        self._local.connection, self._local.pid = connection, os.getpid()
-        return connection
+        super().__init__(path)
 
     # -- writes ----------------------------------------------------------------------
 
@@ -181,15 +156,7 @@ class VectorFile:
         if not records:
             return 0
         self._check_dimension(dimension)
-        try:
-            connection = self._connection()
-            with connection:
-                connection.execute("BEGIN IMMEDIATE")
-                connection.executemany(
-                    "INSERT OR IGNORE INTO vectors (kind, scope, id, vector) VALUES (?, ?, ?, ?)", records
-                )
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot write the vector file {self.path}: {error}") from error
+        self._write("INSERT OR IGNORE INTO vectors (kind, scope, id, vector) VALUES (?, ?, ?, ?)", records)
         return len(records)
 
     def _check_dimension(self, dimension: int) -> None:
@@ -208,26 +175,12 @@ class VectorFile:
         """Forget every vector of the graph."""
         self._delete("DELETE FROM vectors", ())
 
-    def _delete(self, statement: str, params: tuple[str, ...]) -> None:
-        try:
-            connection = self._connection()
-            with connection:
-                connection.execute("BEGIN IMMEDIATE")
-                connection.execute(statement, params)
-                connection.execute("UPDATE meta SET value = value + 1 WHERE name = 'deletions'")
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot write the vector file {self.path}: {error}") from error
+    def _forget(self) -> None:
         with self._lock:
             self._matrices.clear()
             self._recent.clear()
 
     # -- reads -----------------------------------------------------------------------
-
-    def _execute(self, statement: str, params: Sequence[object] = ()) -> sqlite3.Cursor:
-        try:
-            return self._connection().execute(statement, params)
-        except sqlite3.Error as error:
-            raise StoreError(f"cannot read the vector file {self.path}: {error}") from error
 
     def vectors(self, kind: VectorKind, scope: str, ids: Iterable[str]) -> dict[str, np.ndarray]:
         """Return the kept unit vectors of these ids (ids without one are left out)."""
@@ -314,7 +267,7 @@ class VectorFile:
 
     def _check_deletions(self) -> None:
         """Forget what this process read if any process deleted vectors since (they may be gone or new)."""
-        deletions = self._execute("SELECT value FROM meta WHERE name = 'deletions'").fetchone()[0]
+        deletions = self._deletion_count()
         with self._lock:
             if deletions != self._deletions:
                 self._matrices.clear()
@@ -348,13 +301,6 @@ class VectorFile:
         if kind is None:
             return int(self._execute("SELECT count(*) FROM vectors").fetchone()[0])
         return int(self._execute("SELECT count(*) FROM vectors WHERE kind = ?", (kind,)).fetchone()[0])
-
-    def close(self) -> None:
-        """Close this thread's connection (others close when their threads end)."""
-        connection: sqlite3.Connection | None = getattr(self._local, "connection", None)
-        if connection is not None and self._local.pid == os.getpid():
-            connection.close()
-        self._local.connection = None
 
 
 def _unit(vector: Sequence[float]) -> np.ndarray:
