@@ -33,6 +33,8 @@ MENTIONS_PER_ENTITY = 200
 """Most recent mentions of one entity the spread reads: a round bound on the work a hub costs."""
 BM25_HITS_PER_TERM = 1000
 """Matches of one term scored per keyword search, its shortest episodes (see ``search_episodes_text``)."""
+INDEX_BATCH = 2_000
+"""Episodes read from the graph, and indexed, per round when an episode index catches up with it."""
 BM25_K1 = 1.2
 BM25_B = 0.75
 """Okapi BM25's usual constants (Robertson & Zaragoza 2009), not tuned here."""
@@ -178,19 +180,29 @@ class EpisodeQueries:
             return
         if index.count(scope) < self.episode_count(scope):
             indexed = index.ids(scope)
-            rows = self._read(
-                "MATCH (ep:Episode) WHERE ep.scope = $scope OPTIONAL MATCH (ep)-[:MENTIONS]->(e:Entity) "
-                "RETURN ep.id AS id, ep.speaker AS speaker, ep.text AS text, ep.created_at AS created_at, "
-                "collect(e.id) AS mentions",
-                {"scope": scope},
-            )
-            missing = sorted((row for row in rows if row["id"] not in indexed), key=lambda row: row["created_at"] or 0)
-            index.put(
-                IndexedEpisode(
-                    scope, row["id"], episode_search_text(row["speaker"] or "", row["text"] or ""), row["mentions"]
+            ids = self._read("MATCH (ep:Episode) WHERE ep.scope = $scope RETURN ep.id AS id", {"scope": scope})
+            missing = sorted({row["id"] for row in ids} - indexed)
+            rows: list[dict[str, Any]] = []
+            # By id, a batch at a time: one query over a large memory's every episode and
+            # mention could outlast the server's patience.
+            for start in range(0, len(missing), INDEX_BATCH):
+                rows += self._read(
+                    "UNWIND $ids AS id MATCH (ep:Episode {id: id}) WHERE ep.scope = $scope "
+                    # Unlabelled far end: with a labelled one FalkorDB scans every entity first.
+                    "OPTIONAL MATCH (ep)-[:MENTIONS]->(e) "
+                    "RETURN ep.id AS id, ep.speaker AS speaker, ep.text AS text, ep.created_at AS created_at, "
+                    "collect(e.id) AS mentions",
+                    {"ids": missing[start : start + INDEX_BATCH], "scope": scope},
                 )
-                for row in missing
-            )
+            # Oldest first: an entity's latest mentions are the end of its list.
+            rows.sort(key=lambda row: (row["created_at"] or 0, row["id"]))
+            for start in range(0, len(rows), INDEX_BATCH):
+                index.put(
+                    IndexedEpisode(
+                        scope, row["id"], episode_search_text(row["speaker"] or "", row["text"] or ""), row["mentions"]
+                    )
+                    for row in rows[start : start + INDEX_BATCH]
+                )
         index.checked_scopes.add(scope)
 
     def episodes_mentioning(

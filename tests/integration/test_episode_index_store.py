@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import elephant_broker.store.episodes as episode_queries
 import pytest
 from elephant_broker.store import GraphStore, StoreError
 from elephant_broker.store.base import entity_id
@@ -100,11 +101,15 @@ def test_a_failed_graph_write_leaves_no_keyword_hit_and_can_be_written_again(
         store.close()
 
 
-def test_a_memory_the_index_lacks_is_indexed_from_the_graph_at_its_first_search(server: str, tmp_path: Path) -> None:
+def test_a_memory_the_index_lacks_is_indexed_from_the_graph_at_its_first_search(
+    server: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A data directory from before the index (or one whose file was lost) is searched all the same."""
+    monkeypatch.setattr(episode_queries, "INDEX_BATCH", 3)  # several rounds of reading and indexing
     old = open_graph(server, "g", None)  # writes as a release without the file did
     write_all(old)
     expected = {tuple(terms): ranked(old, terms) for terms in QUESTIONS}
+    mentions = spread(old, ["ada", "park"])
     old.close()
     store = open_graph(server, "g", tmp_path / "own")
     try:
@@ -112,6 +117,7 @@ def test_a_memory_the_index_lacks_is_indexed_from_the_graph_at_its_first_search(
         for terms in QUESTIONS:
             assert ranked(store, terms) == expected[tuple(terms)], terms
         assert store.episode_index.count(SCOPE) == len(EPISODES)
+        assert spread(store, ["ada", "park"]) == mentions  # the same latest mentions, oldest to newest kept
     finally:
         store.close()
 
