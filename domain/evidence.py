@@ -209,8 +209,7 @@ def history_of(store: GraphStore, scope: str, facts: list[Fact]) -> list[Fact]:
 
     This is what lets an answer say "uses Node.js now; used Python before".
     """
-    about = {(fact.subject_id, fact.predicate_key) for fact in facts if fact.subject_id}
-    past = store.superseded_facts(scope, about) if about else []
+    past = store.superseded_facts(scope, {(fact.subject_id, fact.predicate_key) for fact in facts})
     return sorted(past, key=lambda fact: fact.expired_at or 0, reverse=True)
 
 

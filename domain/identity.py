@@ -63,8 +63,9 @@ from elephant_broker.schemas.context import Context
 from elephant_broker.schemas.ids import stable_id
 from elephant_broker.schemas.models import ENTITY_TYPES, EntityRow, MergeMethod, MergeRecord, Quintuple
 from elephant_broker.store import GraphStore
-from elephant_broker.store.base import entity_id, fulltext_terms, now_ms
+from elephant_broker.store.base import entity_id, now_ms
 from elephant_broker.store.merges import GENERIC_TYPES, EntityIdentity, FactMove, UnmergePlan
+from elephant_broker.store.terms import fulltext_terms
 from langchain_core.embeddings import Embeddings
 from pydantic import BaseModel, Field
 

@@ -50,7 +50,7 @@ from elephant_broker.language.english import STOPWORDS
 from elephant_broker.language.names import search_text
 from elephant_broker.schemas.models import Entity, Episode
 from elephant_broker.store import GraphStore
-from elephant_broker.store.base import fulltext_terms
+from elephant_broker.store.terms import fulltext_terms
 from langchain_core.embeddings import Embeddings
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 

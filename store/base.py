@@ -36,7 +36,7 @@ from elephant_broker.store.open_conflicts import OpenConflictQueries, close_conf
 from elephant_broker.store.readonly import check_read_only
 from elephant_broker.store.sanitize import cypher_identifier
 from elephant_broker.store.scoping import scope_query
-from elephant_broker.store.terms import fulltext_terms as fulltext_terms  # re-exported: callers split alike
+from elephant_broker.store.terms import fulltext_terms
 from elephant_broker.store.vectors import VectorFile, VectorKind, VectorRow
 
 Statement = tuple[str, dict[str, Any]]
@@ -683,7 +683,7 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
             return [(fact, scores.get(fact.id)) for fact, _ in found.values()]
         return list(found.values())
 
-    def superseded_facts(self, scope: str, about: Iterable[tuple[str, str]], limit: int = 50) -> list[Fact]:
+    def superseded_facts(self, scope: str, about: Iterable[tuple[str | None, str]], limit: int = 50) -> list[Fact]:
         """Return superseded facts of these (subject id, predicate key) pairs, most recently retired first.
 
         What an answer's history needs ("uses Node.js now; used Python before"): read from

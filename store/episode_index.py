@@ -51,7 +51,6 @@ import Stemmer
 from elephant_broker.store.sqlite_files import SidecarFile
 from elephant_broker.store.terms import fulltext_terms
 
-BUSY_TIMEOUT_S = 60
 BM25_K1 = 1.2
 BM25_B = 0.75
 """Okapi BM25's usual constants (Robertson & Zaragoza 2009), not tuned here."""
@@ -135,7 +134,6 @@ class EpisodeIndex(SidecarFile):
 
     noun = "episode index"
     schema = _SCHEMA
-    busy_timeout_s = BUSY_TIMEOUT_S
 
     def __init__(self, path: Path | str) -> None:
         """Open (creating if needed) the index file at ``path``.
@@ -143,9 +141,7 @@ class EpisodeIndex(SidecarFile):
         Raises:
             StoreError: If the file cannot be created or read.
         """
-        self._lock = threading.Lock()
         self._scopes: dict[str, _ScopeIndex] = {}
-        self._deletions = -1
         self.checked_scopes: set[str] = set()
         """Scopes this process has checked hold every episode the graph holds (see the store)."""
         super().__init__(path)
@@ -187,9 +183,8 @@ class EpisodeIndex(SidecarFile):
         self._delete("DELETE FROM episodes", ())
 
     def _forget(self) -> None:
-        with self._lock:
-            self._scopes.clear()
-            self.checked_scopes.clear()
+        self._scopes.clear()
+        self.checked_scopes.clear()
 
     # -- reads -----------------------------------------------------------------------
 
@@ -280,11 +275,8 @@ class EpisodeIndex(SidecarFile):
 
     def _caught_up(self, scope: str) -> _ScopeIndex:
         """The scope's index with every episode kept so far, by this process or another."""
-        deletions = self._deletion_count()
+        self._check_deletions()
         with self._lock:
-            if deletions != self._deletions:
-                self._scopes.clear()
-                self._deletions = deletions
             index = self._scopes.setdefault(scope, _ScopeIndex())
             watermark = index.watermark
         rows = self._execute(

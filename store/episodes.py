@@ -115,7 +115,7 @@ class EpisodeQueries:
         frequent word cost more than the rest of the question (static index pruning,
         in the manner of impact-ordered postings).
 
-        The terms must already be safe full-text terms (``store.base.fulltext_terms``):
+        The terms must already be safe full-text terms (``store.terms.fulltext_terms``):
         letters, digits and CJK only.
         """
         wanted = list(dict.fromkeys(term for term in terms if term))

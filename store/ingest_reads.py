@@ -66,7 +66,7 @@ class IngestReads:
 
         Args:
             scope: The memory scope.
-            terms: A name's key -> its safe full-text terms (``store.base.fulltext_terms``).
+            terms: A name's key -> its safe full-text terms (``store.terms.fulltext_terms``).
             k: Entities kept per name, best first.
 
         Returns:

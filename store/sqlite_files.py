@@ -46,7 +46,8 @@ class SidecarFile:
     and what it refers to must too), and deleted rows overwritten, not just unlinked
     (``secure_delete``: a forgotten memory's bytes do not stay in the file). A ``meta``
     table counts deletions, so each process can tell that rows it holds in memory may be
-    gone. Subclasses give the file's name for messages and its schema.
+    gone (:meth:`_check_deletions`). Subclasses give the file's name for messages, its
+    schema, and what to forget (:meth:`_forget`, run under ``self._lock``).
     """
 
     #: What the file is, in error messages ("vector file").
@@ -63,6 +64,8 @@ class SidecarFile:
         """
         self.path = Path(path)
         self._local = threading.local()
+        self._lock = threading.Lock()
+        self._seen_deletions = -1
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # Owner-only, like the server's own files: the rows can be read back into text.
@@ -103,7 +106,7 @@ class SidecarFile:
             raise StoreError(f"cannot write the {self.noun} {self.path}: {error}") from error
 
     def _delete(self, statement: str, params: Sequence[object]) -> None:
-        """Delete rows and count the deletion, in one transaction; then :meth:`_forget`."""
+        """Delete rows and count the deletion, in one transaction; then forget what this process holds."""
         try:
             connection = self._connection()
             with connection:
@@ -112,14 +115,19 @@ class SidecarFile:
                 connection.execute("UPDATE meta SET value = value + 1 WHERE name = 'deletions'")
         except sqlite3.Error as error:
             raise StoreError(f"cannot write the {self.noun} {self.path}: {error}") from error
-        self._forget()
+        with self._lock:
+            self._forget()
+
+    def _check_deletions(self) -> None:
+        """Forget what this process holds if any process deleted rows since it last looked (they may be gone)."""
+        deletions = int(self._execute("SELECT value FROM meta WHERE name = 'deletions'").fetchone()[0])
+        with self._lock:
+            if deletions != self._seen_deletions:
+                self._forget()
+                self._seen_deletions = deletions
 
     def _forget(self) -> None:
-        """Drop what this process holds in memory from the file (nothing by default)."""
-
-    def _deletion_count(self) -> int:
-        """How many deletions any process has made in the file so far."""
-        return int(self._execute("SELECT value FROM meta WHERE name = 'deletions'").fetchone()[0])
+        """Drop what this process holds in memory from the file (called under ``self._lock``; nothing by default)."""
 
     def close(self) -> None:
         """Close this thread's connection (others close when their threads end)."""

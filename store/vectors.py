@@ -47,7 +47,6 @@ from elephant_broker.store.sqlite_files import SidecarFile
 from threadpoolctl import ThreadpoolController
 
 VectorKind = Literal["Episode", "Entity", "Fact"]
-BUSY_TIMEOUT_S = 60
 _IDS_PER_LOOKUP = 500  # below SQLite's bound on a statement's parameters
 _blas_lock = threading.Lock()
 _blas: ThreadpoolController | None = None
@@ -110,7 +109,6 @@ class VectorFile(SidecarFile):
 
     noun = "vector file"
     schema = _SCHEMA
-    busy_timeout_s = BUSY_TIMEOUT_S
 
     def __init__(self, path: Path | str) -> None:
         """Open (creating if needed) the vector file at ``path``.
@@ -118,12 +116,10 @@ class VectorFile(SidecarFile):
         Raises:
             StoreError: If the file cannot be created or read.
         """
-        self._lock = threading.Lock()
         self._matrices: dict[tuple[str, str], _Matrix] = {}
         # Vectors read by id (a hub's facts, scored for every question that reaches them).
         # A kept vector never changes, so only a deletion makes an entry stale.
         self._recent: OrderedDict[tuple[str, str, str], bytes] = OrderedDict()
-        self._deletions = -1
         super().__init__(path)
 
     # -- writes ----------------------------------------------------------------------
@@ -176,9 +172,8 @@ class VectorFile(SidecarFile):
         self._delete("DELETE FROM vectors", ())
 
     def _forget(self) -> None:
-        with self._lock:
-            self._matrices.clear()
-            self._recent.clear()
+        self._matrices.clear()
+        self._recent.clear()
 
     # -- reads -----------------------------------------------------------------------
 
@@ -264,15 +259,6 @@ class VectorFile(SidecarFile):
             best = best[np.argsort(-row[best], kind="stable")]
             found[key] = [(ids[index], float(row[index])) for index in best]
         return found
-
-    def _check_deletions(self) -> None:
-        """Forget what this process read if any process deleted vectors since (they may be gone or new)."""
-        deletions = self._deletion_count()
-        with self._lock:
-            if deletions != self._deletions:
-                self._matrices.clear()
-                self._recent.clear()
-                self._deletions = deletions
 
     def _caught_up(self, kind: VectorKind, scope: str) -> _Matrix:
         """The (kind, scope) matrix with every row kept so far, by this process or another."""
