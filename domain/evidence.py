@@ -172,11 +172,12 @@ def gather_evidence(
     now = as_of or now_ms()
     for candidate in candidates.values():
         candidate.fact = decay(candidate.fact, now, limits.half_life_days)
-    facts, grounded = rank_facts(candidates, reach, analysis)
+    scored, grounded = rank_facts(candidates, reach, analysis)
     # Facts about the right entities but not about what was asked ("what is my cat
     # called" when only the employer is known) are no answer: keep only grounded facts
     # (and the links that connect them).
-    selected = select_evidence([fact for fact in facts if fact.id in grounded], candidates, facts, limits.max_facts)
+    eligible = [(fact, score) for fact, score in scored if fact.id in grounded]
+    selected = select_evidence(eligible, candidates, scored, limits.max_facts)
     if as_of is None:
         selected += connecting_facts(store, scope, anchors, exclude={fact.id for fact in selected})
 
@@ -259,8 +260,8 @@ def link_entities(
     ]
     fuzzy = list(dict.fromkeys(fuzzy))[:8]
     if fuzzy:
-        for vector in embeddings.embed_documents(fuzzy):
-            for entity, similarity in store.search_entities_vector(scope, vector, k=3):
+        for hits in store.search_entities_vector_many(scope, embeddings.embed_documents(fuzzy), k=3):
+            for entity, similarity in hits:
                 if similarity >= VECTOR_LINK_MIN_SIMILARITY:
                     weight = min(0.85, 0.5 + (similarity - VECTOR_LINK_MIN_SIMILARITY) * 5)
                     add(entity, weight)
@@ -319,11 +320,13 @@ def rank_facts(
     candidates: dict[str, FactCandidate],
     reach: dict[str, Reach],
     analysis: QuestionAnalysis,
-) -> tuple[list[Fact], set[str]]:
+) -> tuple[list[tuple[Fact, float]], set[str]]:
     """Score each candidate fact for the question.
 
     Returns:
-        The facts best first, and the ids of the "grounded" ones: facts that share a
+        The facts with their scores, best first (a hop reaches hundreds; only the few
+        kept are copied with their ``score``, by ``select_evidence``), and the ids of
+        the "grounded" ones: facts that share a
         content word with the question, end in the type it asks for, or are very close
         to it in embedding space. Similarity alone is a weak signal with a compressed
         model (a wrong fact about the right person often scores 0.87–0.89). A fact
@@ -335,7 +338,7 @@ def rank_facts(
         fold_text(word) for word in analysis.keywords if word.strip() and not is_light_word(word, analysis.language)
     ]
     asked = asked_relations(analysis)
-    ranked: list[Fact] = []
+    ranked: list[tuple[Fact, float]] = []
     grounded: set[str] = set()
     for candidate in candidates.values():
         fact = candidate.fact
@@ -364,40 +367,44 @@ def rank_facts(
             * (0.5 + 0.5 * fact.confidence)
             * (1.0 + 0.1 * math.log1p(max(fact.weight - 1, 0)))
         )
-        ranked.append(fact.model_copy(update={"score": round(score, 4)}))
-    ranked.sort(key=lambda fact: fact.score or 0.0, reverse=True)
+        ranked.append((fact, round(score, 4)))
+    ranked.sort(key=lambda pair: pair[1], reverse=True)
     return ranked, grounded
 
 
 def select_evidence(
-    ranked: list[Fact], candidates: dict[str, FactCandidate], all_ranked: list[Fact], limit: int
+    ranked: list[tuple[Fact, float]],
+    candidates: dict[str, FactCandidate],
+    all_ranked: list[tuple[Fact, float]],
+    limit: int,
 ) -> list[Fact]:
     """Keep the best facts, plus the facts that connect a far fact back to an anchor.
 
     Args:
-        ranked: The facts eligible as evidence, best first.
+        ranked: The facts eligible as evidence with their scores, best first.
         candidates: Every fact reached, with how it was reached.
         all_ranked: Every fact reached, scored (connecting links may come from here).
         limit: How many eligible facts to keep at most.
+
+    Returns:
+        The kept facts, each with its ``score``.
     """
     if not ranked:
         return []
-    floor = (ranked[0].score or 0.0) * 0.15
-    chosen = [fact for fact in ranked[:limit] if (fact.score or 0.0) >= floor]
-    chosen_ids = {fact.id for fact in chosen}
-    by_id = {fact.id: fact for fact in all_ranked}
-    for fact in list(chosen):
+    floor = ranked[0][1] * 0.15
+    chosen = [(fact, score) for fact, score in ranked[:limit] if score >= floor]
+    chosen_ids = {fact.id for fact, _ in chosen}
+    score_of = {fact.id: score for fact, score in all_ranked}
+    for fact, _ in list(chosen):
         via = candidates[fact.id].via
         if candidates[fact.id].hop < 2 or via is None:
             continue
-        links = [
-            by_id[c.fact.id] for c in candidates.values() if c.hop == 1 and via in (c.fact.subject_id, c.fact.object_id)
-        ]
+        links = [c.fact for c in candidates.values() if c.hop == 1 and via in (c.fact.subject_id, c.fact.object_id)]
         if links and not chosen_ids & {link.id for link in links}:
-            best = max(links, key=lambda link: link.score or 0.0)
-            chosen.append(best)
+            best = max(links, key=lambda link: score_of[link.id])
+            chosen.append((best, score_of[best.id]))
             chosen_ids.add(best.id)
-    return chosen
+    return [fact.model_copy(update={"score": score}) for fact, score in chosen]
 
 
 def _between_anchors(fact: Fact, reach: dict[str, Reach]) -> bool:

@@ -167,8 +167,20 @@ def fold_text(text: str) -> str:
     Spaces between Latin words survive (so word boundaries can be checked) while
     spaces between Chinese characters are removed.
     """
+    # Names and fact sentences recur across questions (a hub's facts are folded for
+    # each): short texts are kept; long ones (turns, documents) would only fill the cache.
+    return _fold_short(text) if len(text) <= _FOLD_CACHED_LENGTH else _fold(text)
+
+
+_FOLD_CACHED_LENGTH = 200
+
+
+def _fold(text: str) -> str:
     folded = _PUNCTUATION.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
     return _CJK_SPACE.sub("", folded)
+
+
+_fold_short = functools.lru_cache(maxsize=65536)(_fold)
 
 
 def is_mentioned(name: str, text: str) -> bool:

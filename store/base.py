@@ -565,6 +565,28 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         rows = self._nearest("Entity", "e", _ENTITY_COLUMNS, scope, vector, k)
         return [(_entity(row), similarity) for row, similarity in rows]
 
+    def search_entities_vector_many(
+        self, scope: str, vectors: Sequence[Sequence[float]], k: int = 10
+    ) -> list[list[tuple[Entity, float]]]:
+        """``search_entities_vector`` for several vectors: with a vector file, one product and one read."""
+        if self.vectors is None:
+            return [self.search_entities_vector(scope, vector, k) for vector in vectors]
+        found = self.vectors.nearest_many("Entity", scope, {str(n): vector for n, vector in enumerate(vectors)}, k + 8)
+        ids = sorted({identifier for hits in found.values() for identifier, _ in hits})
+        rows = (
+            self._read(
+                f"UNWIND $ids AS id MATCH (e:Entity {{id: id}}) WHERE e.scope = $scope RETURN {_ENTITY_COLUMNS}",
+                {"ids": ids, "scope": scope},
+            )
+            if ids
+            else []
+        )
+        stored = {row["id"]: _entity(row) for row in rows}
+        return [
+            [(stored[identifier], score) for identifier, score in found.get(str(n), []) if identifier in stored][:k]
+            for n in range(len(vectors))
+        ]
+
     def search_episodes_vector(self, scope: str, vector: Sequence[float], k: int = 10) -> list[tuple[Episode, float]]:
         """Nearest episodes by text embedding, as (episode, cosine similarity)."""
         rows = self._nearest("Episode", "ep", EPISODE_COLUMNS, scope, vector, k)

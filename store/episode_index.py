@@ -262,16 +262,19 @@ class EpisodeIndex(SidecarFile):
             return []
         entities = sorted(tails)
         rows = np.concatenate([tails[entity] for entity in entities])
-        gains = np.concatenate([np.full(len(tails[entity]), float(weights[entity])) for entity in entities])
+        owners = np.concatenate([np.full(len(tails[entity]), number) for number, entity in enumerate(entities)])
+        gains = np.array([float(weights[entity]) for entity in entities])[owners]
         unique, position = np.unique(rows, return_inverse=True)
         scores = np.bincount(position, weights=gains)
         best = _best(scores, unique, limit)
-        found = []
-        for number in best:
-            row = unique[number]
-            mentioned = [entity for entity in entities if row in tails[entity]]
-            found.append((ids[row], float(scores[number]), mentioned))
-        return found
+        # Which entities each kept episode came from: one pass over the (row, entity)
+        # pairs of the kept rows, not a search of every tail per episode.
+        kept = np.zeros(len(unique), dtype=bool)
+        kept[best] = True
+        mentioned: dict[int, list[str]] = {}
+        for number, owner in zip(position[kept[position]].tolist(), owners[kept[position]].tolist(), strict=True):
+            mentioned.setdefault(number, []).append(entities[owner])
+        return [(ids[unique[number]], float(scores[number]), mentioned[number]) for number in best.tolist()]
 
     def _caught_up(self, scope: str) -> _ScopeIndex:
         """The scope's index with every episode kept so far, by this process or another."""

@@ -112,6 +112,31 @@ def test_vector_reads_answer_alike_from_the_file_and_from_the_graph(server: str,
         in_graph.close()
 
 
+def test_several_names_are_searched_as_each_would_be_alone(server: str, tmp_path: Path) -> None:
+    in_file = FalkorDBStore(unix_socket_path=server, graph="file", vector_dir=tmp_path / "vectors")
+    in_graph = FalkorDBStore(unix_socket_path=server, graph="graph")
+    names = [EMBED.embed_query(name) for name in ("Turing", "Hopper", "a steam engine")]
+    try:
+        for store in (in_file, in_graph):
+            store.ensure_schema(DIMENSION)
+            write_all(store)
+            write_all(store, "other")  # nearer names of another agent never come back
+            alone = [store.search_entities_vector(SCOPE, vector, k=2) for vector in names]
+            together = store.search_entities_vector_many(SCOPE, names, k=2)
+            assert [[entity.id for entity, _ in hits] for hits in together] == [
+                [entity.id for entity, _ in hits] for hits in alone
+            ]
+            mine = {entity_id(SCOPE, key) for _, entities, _ in PLANS for key, _, _ in entities}
+            assert all(entity.id in mine for hits in together for entity, _ in hits)
+        assert [entity.name for entity, _ in in_file.search_entities_vector_many(SCOPE, names, k=1)[0]] == [
+            "Alan Turing"
+        ]
+        assert in_file.search_entities_vector_many(SCOPE, [], k=2) == []
+    finally:
+        in_file.close()
+        in_graph.close()
+
+
 def test_another_agents_nearer_memories_never_crowd_out_this_ones(server: str, tmp_path: Path) -> None:
     store = FalkorDBStore(unix_socket_path=server, graph="g", vector_dir=tmp_path / "vectors")
     try:
