@@ -250,7 +250,9 @@ class VectorFile(SidecarFile):
         if not size or rows.shape[1] != queries.shape[1]:
             return {key: [] for key in keys}
         with _one_blas_thread():
-            scores = queries @ rows.T
+            # Rows times queries, not queries times rows: OpenBLAS runs the tall-by-few
+            # product about twice as fast for a handful of queries (the same for one).
+            scores = np.ascontiguousarray((rows @ queries.T).T)
         take = min(k, size)
         found: dict[str, list[tuple[str, float]]] = {}
         for number, key in enumerate(keys):
