@@ -151,9 +151,26 @@ class Tok:
     f: str
 
 
+_WRITTEN_DATE = re.compile(r"\d{2,4}年(?:\d{1,2}月)?(?:\d{1,2}[日号])?|\d{1,2}月\d{1,2}[日号]")
+
+
+def _tag_around_dates(clause: str) -> list[tuple[str, str]]:
+    """Tag a clause with jieba, each written date one time token.
+
+    Left to jieba, a date's last character can join the next word: 2月26日出生 -> 26 + 日出 + 生.
+    """
+    tagged: list[tuple[str, str]] = []
+    start = 0
+    for date in _WRITTEN_DATE.finditer(clause):
+        tagged += pos_tag(clause[start : date.start()])
+        tagged.append((date.group(), "TIME"))
+        start = date.end()
+    return tagged + pos_tag(clause[start:])
+
+
 def tag(clause: str) -> list[Tok]:
     """Tag a clause with jieba and apply the corrections described in the module docstring."""
-    raw = [Tok(w, "x_latin" if f == "eng" or (f == "x" and is_latin(w)) else f) for w, f in pos_tag(clause)]
+    raw = [Tok(w, "x_latin" if f == "eng" or (f == "x" and is_latin(w)) else f) for w, f in _tag_around_dates(clause)]
     toks: list[Tok] = []
     for tok in raw:
         measure = _VERB_MEASURE.match(tok.w) if tok.f.startswith("v") else None
@@ -397,9 +414,24 @@ def _merge_names(toks: list[Tok]) -> list[Tok]:
         if tok.f in {"nr", "nrfg"} or _types.looks_like_zh_person(tok.w) and tok.f not in {"ns", "nt"}:
             if tok.w not in _types.FOODS and _types.gazetteer_type(tok.w) is None:
                 tok = Tok(tok.w, "NAME")
+        if tok.f == "NAME" and i == 0 and len(toks) == 2 and _third_name_character(tok, toks[1]):
+            # 谢礼立，男，汉族: jieba cuts a clause that is only a name into 谢礼 + 立.
+            out.append(Tok(tok.w + toks[1].w, "NAME"))
+            break
         out.append(tok)
         i += 1
     return out
+
+
+def _third_name_character(name: Tok, rest: Tok) -> bool:
+    """Whether ``rest`` ends a surname-initial two-character name cut short (a clause of nothing else)."""
+    return (
+        len(name.w) == 2
+        and name.w[0] in _types.SURNAMES_ZH
+        and len(rest.w) == 1
+        and has_cjk(rest.w)
+        and rest.w not in _NAME_TAIL_WORDS | ASPECT | PARTICLES
+    )
 
 
 _INSTITUTION_HEADS = words("zh", "institution_heads")
@@ -435,11 +467,15 @@ def _merge_institutions(toks: list[Tok]) -> list[Tok]:
     return out
 
 
+_TIME_TOKENS = 8
+
+
 def _merge_times(toks: list[Tok]) -> list[Tok]:
     out: list[Tok] = []
     i = 0
     while i < len(toks):
-        for j in range(min(len(toks), i + 5), i, -1):
+        # A full date is six tokens (1938 年 3 月 10 日), with a time of day more.
+        for j in range(min(len(toks), i + _TIME_TOKENS), i, -1):
             text = "".join(t.w for t in toks[i:j])
             if _types.is_time(text) and not (j - i == 1 and toks[i].f in {"m"} and not text.isdigit()):
                 out.append(Tok(text, "TIME"))
@@ -457,6 +493,10 @@ def _is_nominal(tok: Tok) -> bool:
 
 def _is_verb(tok: Tok) -> bool:
     return tok.f in VERB_FLAGS or tok.f == "COP"
+
+
+_PERSON_HEADS = frozenset({"NAME", "nr", "nrfg", "nrt", "ME", "r"})
+"""Heads of a noun phrase that names someone (张伟, 他): such a clause is a new subject."""
 
 
 def _is_name_like(tok: Tok) -> bool:
@@ -1245,9 +1285,6 @@ def _is_verb_like(tok: Tok) -> bool:
     return _is_verb(tok) or tok.f == "vn"
 
 
-_DATE = re.compile(r"\d{2,4}年(?:\d{1,2}月)?(?:\d{1,2}[日号])?|\d{1,2}月\d{1,2}[日号]")
-
-
 def _read_event(verb: str, neg: bool, valid_from: str | None, state: State, ctx: TextContext) -> list[Draft] | None:
     """An event verb without an object: 我和妻子在2015年结婚 / 我1990年出生.
 
@@ -1274,7 +1311,7 @@ def _read_event(verb: str, neg: bool, valid_from: str | None, state: State, ctx:
             )
             for other in subjects[1:]
         ]
-    date = _DATE.search(valid_from or "")
+    date = _WRITTEN_DATE.search(valid_from or "")
     if date is None:
         return None
     drafts = [
@@ -1439,6 +1476,10 @@ def _read_clause(clause: str, state: State, ctx: TextContext) -> list[Draft]:
                 return result
     end = _take_subject(toks, 0)
     subj_toks = toks[:end]
+    if _describes_topic(subj_toks, end == len(toks), state):
+        # 谢礼立，男，汉族，中共党员，毕业于天津大学 / 我朋友，一个程序员，在阿里上班: a bare
+        # noun phrase between the topic and its verbs describes the topic; it is no new subject.
+        return []
     if subj_toks:
         subjects = _subject(subj_toks, ctx)
         if not subjects:
@@ -1461,6 +1502,17 @@ def _read_clause(clause: str, state: State, ctx: TextContext) -> list[Draft]:
         elif subject.pos in {"NAME", "nr", "nrfg"}:
             ctx.last_person = subject.name
     return _read_predicates(toks, end, state, ctx)
+
+
+def _describes_topic(phrase: list[Tok], whole_clause: bool, state: State) -> bool:
+    """Whether a clause that is only a noun phrase describes the topic named before it.
+
+    Not when it names people (张伟; 苏有朋、周华健三人: a new subject), nor when the topic
+    was only assumed to be the speaker.
+    """
+    if not phrase or not whole_clause or not state.subjects or state.implied:
+        return False
+    return phrase[-1].f not in _PERSON_HEADS and not any(tok.f == "c" for tok in phrase)
 
 
 def _change_as_copula(toks: list[Tok]) -> list[Tok]:

@@ -448,3 +448,23 @@ def test_headquarters(text: str, expected: tuple[str, str, str]) -> None:
 def test_third_person_attributes(text: str, expected: tuple[str, str, str]) -> None:
     q = one(text)
     assert (q.subject, q.predicate, q.object) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A bare noun phrase between a topic and its verbs describes the topic ...
+        ("周庆华，男，汉族，中共党员，2001年毕业于浙江大学。", {("周庆华", "毕业于", "浙江大学", False)}),
+        (
+            "我朋友，一个程序员，在深圳上班。",
+            {("user朋友", "上班", "深圳", False), ("user", "朋友", "user朋友", False)},
+        ),
+        # ... unless it names someone: then it is the new subject.
+        ("我有个同事，张伟，在阿里工作。", {("张伟", "工作", "阿里", False)}),
+        # A written date is one token: jieba would glue its 日 to the next word (日出).
+        ("林海1985年7月12日出生于福建厦门。", {("林海", "出生于", "福建厦门", False)}),
+        ("孙丽，女，1990年生于成都。", {("孙丽", "生于", "成都", False)}),
+    ],
+)
+def test_topic_descriptions_and_dates(text: str, expected: set[Triple]) -> None:
+    assert triples(text) == expected
