@@ -263,9 +263,28 @@ def _aux_is_auxiliary(ws: list[str], k: int) -> bool:
 
 
 def _strip_determiners(words: list[str]) -> list[str]:
-    while words and words[0].lower() in en.DETERMINERS and len(words) > 1:
+    while words and words[0].lower() in en.DETERMINERS and len(words) > 1 and not _opens_a_title(words):
         words = words[1:]
     return words
+
+
+_TITLE_JOINERS = frozenset({"of", "the", "and", "in", "on", "for", "to", "a", "an", "at", "from", "with"})
+
+
+def _opens_a_title(words: list[str]) -> bool:
+    """Whether a capital "A"/"An" is the first word of a title ("A Severed Wasp", "A Fortress of Grey Ice").
+
+    Only before words that are all capitalised but for a title's small words: "A Chinese
+    company" is a company, not a name.
+    """
+    rest = words[1:]
+    return (
+        words[0] in {"A", "An"}
+        and bool(rest)
+        and en.is_capitalised(rest[0])
+        and en.is_capitalised(rest[-1])
+        and all(en.is_capitalised(word) or word in _TITLE_JOINERS for word in rest)
+    )
 
 
 def _joins_a_name(words: list[str], i: int) -> bool:

@@ -450,3 +450,17 @@ def test_schools(sentence: str, school: str) -> None:
 )
 def test_leaving_and_joining_a_company_change_the_employer(text: str, present: set[Keyed]) -> None:
     assert present <= keyed(text, "Nora")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A capital "A" before a title-cased phrase is the title's own first word ...
+        ("A Winter Orchard was published by Gull Press.", {("Gull Press", "A Winter Orchard")}),
+        ("A Tower of Salt Glass is from Norway.", {("A Tower of Salt Glass", "Norway")}),
+        # ... not before a common noun, nor in "a friend of mine".
+        ("A friend of mine lives in Oslo.", {("user's friend", "Oslo"), ("user", "user's friend")}),
+    ],
+)
+def test_a_title_keeps_its_article(text: str, expected: set[tuple[str, str]]) -> None:
+    assert ends(text) == expected
