@@ -1336,8 +1336,18 @@ def _and_starts_clause(ws: list[str], i: int, current: list[str]) -> bool:
 
 
 def _clauses(ws: list[str]) -> list[list[str]]:
-    """Cut at clause words; relative clauses (who/which/that) are dropped."""
+    """Cut at clause words; relative clauses are read as clauses of their own, or dropped.
+
+    "Live Nation, which is based in Dublin, Ireland" and "Stuart Parker who plays for
+    Runcorn" say something of a name: the relative clause becomes a clause with the name
+    as its subject ("Live Nation is based in Dublin, Ireland"). Other relative clauses
+    (whose, where, when; one whose verb has its own subject, "which Herbert wrote"; one
+    after a common noun) are dropped. A dropped or detached clause ends at a comma that
+    the main clause's verb follows ("Anna, who is my sister, lives in Rome"); until then
+    what follows is still the relative clause's (", Ireland", ", in the United States").
+    """
     out: list[list[str]] = [[]]
+    relatives: list[list[str]] = []
     skipping = False
     for i, w in enumerate(ws):
         lw = w.lower()
@@ -1350,6 +1360,9 @@ def _clauses(ws: list[str]) -> list[list[str]]:
             starts = False  # "I like tea but hate coffee": same subject, keep reading
         if lw in {"which", "who", "whom", "whose", "where", "when"} and out[-1]:
             skipping = True
+            antecedent = _relative_antecedent(out[-1], ws, i)
+            if antecedent:
+                relatives.append(antecedent)
             continue
         if starts and out[-1]:
             out.append([])
@@ -1361,11 +1374,38 @@ def _clauses(ws: list[str]) -> list[list[str]]:
             skipping = False
             continue
         if skipping:
-            if w == ",":
+            if w == "," and _resumes_main_clause(ws, i + 1):
                 skipping = False
+            elif relatives and relatives[-1][-1] != "\0":
+                relatives[-1].append(w)
             continue
+        if relatives and relatives[-1][-1] != "\0":
+            relatives[-1].append("\0")  # the relative clause has ended
         out[-1].append(w)
-    return [c for c in out if c]
+    detached = [[w for w in clause if w != "\0"] for clause in relatives]
+    return [c for c in out if c] + [c for c in detached if len(c) > 1]
+
+
+def _relative_antecedent(before: list[str], ws: list[str], i: int) -> list[str] | None:
+    """The name a subject relative clause at ``i`` (which/who + verb) says something of, else None."""
+    if ws[i].lower() not in {"which", "who"} or not _is_verbish(_lw(ws, i + 1) or ""):
+        return None
+    words = before[:-1] if before and before[-1] == "," else before
+    start = len(words)
+    while start > 0 and (en.is_capitalised(words[start - 1]) or words[start - 1] in {"of", "&", "and"}):
+        start -= 1
+    while start < len(words) and not en.is_capitalised(words[start]):
+        start += 1
+    name = words[start:]
+    return name or None
+
+
+def _resumes_main_clause(ws: list[str], i: int) -> bool:
+    """Whether the words after a relative clause's comma are the main clause's verb phrase."""
+    j = i
+    while j < len(ws) and _is_adverb(ws[j]):
+        j += 1
+    return j < len(ws) and _is_verbish(ws[j])
 
 
 # "switched from Slack (to Discord)": Slack is no longer used; "moved from Boston": no longer lived in.

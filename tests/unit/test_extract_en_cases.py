@@ -464,3 +464,23 @@ def test_leaving_and_joining_a_company_change_the_employer(text: str, present: s
 )
 def test_a_title_keeps_its_article(text: str, expected: set[tuple[str, str]]) -> None:
     assert ends(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A subject relative clause after a name says something of that name ...
+        ("Maria works at Globex, which is based in Boston.", {("Maria", "Globex"), ("Globex", "Boston")}),
+        ("Anna, who is my sister, lives in Rome.", {("Anna", "Rome"), ("user", "Anna")}),
+        # ... and what follows its comma is still its own, not the main clause's object.
+        (
+            "The owner of Bell Arena is Nova Events which is located in Cork, Ireland.",
+            {("Bell Arena", "Nova Events"), ("Nova Events", "Cork"), ("Nova Events", "Ireland")},
+        ),
+        # An object relative ("which Herbert wrote") and one after a common noun say nothing kept.
+        ("Dune, which Herbert wrote in 1965, is long.", set()),
+        ("I visited the museum which was built in 1900.", {("user", "museum")}),
+    ],
+)
+def test_relative_clauses(text: str, expected: set[tuple[str, str]]) -> None:
+    assert ends(text) == expected
