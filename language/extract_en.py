@@ -1338,16 +1338,18 @@ def _and_starts_clause(ws: list[str], i: int, current: list[str]) -> bool:
 def _clauses(ws: list[str]) -> list[list[str]]:
     """Cut at clause words; relative clauses are read as clauses of their own, or dropped.
 
-    "Live Nation, which is based in Dublin, Ireland" and "Stuart Parker who plays for
-    Runcorn" say something of a name: the relative clause becomes a clause with the name
-    as its subject ("Live Nation is based in Dublin, Ireland"). Other relative clauses
-    (whose, where, when; one whose verb has its own subject, "which Herbert wrote"; one
-    after a common noun) are dropped. A dropped or detached clause ends at a comma that
-    the main clause's verb follows ("Anna, who is my sister, lives in Rome"); until then
-    what follows is still the relative clause's (", Ireland", ", in the United States").
+    A relative clause after a name says something of that name, and becomes a clause of
+    its own: "Live Nation, which is based in Dublin, Ireland" (Live Nation is based in
+    Dublin, Ireland), "Stuart Parker who plays for Runcorn", "the United States, where
+    Barack Obama is the leader" (Barack Obama is the leader of the United States), "Berlin,
+    where my sister lives" (my sister lives in Berlin). Other relative clauses (whose,
+    when; "which Herbert wrote", whose verb has a subject of its own; one after a common
+    noun) are dropped. A relative clause ends at a comma that the main clause's verb
+    follows ("Anna, who is my sister, lives in Rome"); until then what follows is still
+    its own (", Ireland", ", in the United States").
     """
     out: list[list[str]] = [[]]
-    relatives: list[list[str]] = []
+    relatives: list[_Relative] = []
     skipping = False
     for i, w in enumerate(ws):
         lw = w.lower()
@@ -1362,7 +1364,7 @@ def _clauses(ws: list[str]) -> list[list[str]]:
             skipping = True
             antecedent = _relative_antecedent(out[-1], ws, i)
             if antecedent:
-                relatives.append(antecedent)
+                relatives.append(_Relative(lw, antecedent))
             continue
         if starts and out[-1]:
             out.append([])
@@ -1376,19 +1378,54 @@ def _clauses(ws: list[str]) -> list[list[str]]:
         if skipping:
             if w == "," and _resumes_main_clause(ws, i + 1):
                 skipping = False
-            elif relatives and relatives[-1][-1] != "\0":
-                relatives[-1].append(w)
+            elif relatives and relatives[-1].open:
+                relatives[-1].words.append(w)
             continue
-        if relatives and relatives[-1][-1] != "\0":
-            relatives[-1].append("\0")  # the relative clause has ended
+        if relatives:
+            relatives[-1].open = False
         out[-1].append(w)
-    detached = [[w for w in clause if w != "\0"] for clause in relatives]
-    return [c for c in out if c] + [c for c in detached if len(c) > 1]
+    detached = [clause for clause in (relative.as_clause() for relative in relatives) if clause]
+    return [c for c in out if c] + detached
+
+
+@dataclass
+class _Relative:
+    """A relative clause after a name: its word (which, who, where), the name, its words so far."""
+
+    kind: str
+    antecedent: list[str]
+    words: list[str] = field(default_factory=list)
+    open: bool = True
+
+    def as_clause(self) -> list[str] | None:
+        """The clause it states of its name, or None."""
+        if self.kind != "where":
+            return [*self.antecedent, *self.words] if self.words else None
+        words = self.words
+        be = next((k for k, w in enumerate(words) if w.lower() in en.BE_FORMS), None)
+        if be is not None and be > 0 and _lw(words, be + 1) == "the":
+            role = words[be + 2 :]
+            if 1 <= len(role) <= 2 and not any(en.is_capitalised(w) for w in role):
+                return [*words[: be + 2], *role, "of", *self.antecedent]  # X is the leader (of it)
+        if be is not None and _lw(words, 0) == "the" and 2 <= be <= 3 and be + 1 < len(words):
+            role = words[1:be]
+            if not any(en.is_capitalised(w) for w in role):
+                return ["the", *role, "of", *self.antecedent, *words[be:]]  # the currency (of it) is Y
+        if len(words) >= 2 and _is_verbish(words[-1]) and words[-1].lower() not in en.BE_FORMS:
+            return [*words, "in", *self.antecedent]  # my sister lives (in it)
+        return None
 
 
 def _relative_antecedent(before: list[str], ws: list[str], i: int) -> list[str] | None:
-    """The name a subject relative clause at ``i`` (which/who + verb) says something of, else None."""
-    if ws[i].lower() not in {"which", "who"} or not _is_verbish(_lw(ws, i + 1) or ""):
+    """The name a relative clause at ``i`` says something of, else None.
+
+    which/who must be followed by the clause's verb (a subject relative), where by a clause.
+    """
+    kind = ws[i].lower()
+    if kind in {"which", "who"}:
+        if not _is_verbish(_lw(ws, i + 1) or ""):
+            return None
+    elif kind != "where":
         return None
     words = before[:-1] if before and before[-1] == "," else before
     start = len(words)

@@ -484,3 +484,27 @@ def test_a_title_keeps_its_article(text: str, expected: set[tuple[str, str]]) ->
 )
 def test_relative_clauses(text: str, expected: set[tuple[str, str]]) -> None:
     assert ends(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "where" after a name: a role of that name ...
+        (
+            "Nova Books is based in Chile where Ana Ruiz is the leader.",
+            {("Nova Books", "Chile"), ("Chile", "Ana Ruiz")},
+        ),
+        (
+            "Quito is the capital of Ecuador where the currency is the US dollar.",
+            {("Ecuador", "Quito"), ("Ecuador", "US dollar")},
+        ),
+        # ... or the place of what the clause says.
+        (
+            "I moved to Lyon, where my brother lives.",
+            {("user", "Lyon"), ("user's brother", "Lyon"), ("user", "user's brother")},
+        ),
+        ("We stayed in Porto, where the food is great.", {("user", "Porto")}),
+    ],
+)
+def test_where_clauses(text: str, expected: set[tuple[str, str]]) -> None:
+    assert ends(text) == expected
