@@ -94,6 +94,7 @@ WISH_VERBS = words("en", "wish_verbs")
 PREP_GERUNDS = frozenset((verb, prep) for verb, prep in (pair.split(" ", 1) for pair in words("en", "prep_gerunds")))
 # Adverbial particles that may be followed by a preposition: "grew up in", "hang out with".
 ADVERB_PARTICLES = words("en", "adverb_particles")
+PLACE_CLASSES = words("en", "place_classes")
 PHRASAL_PREPS = words("en", "phrasal_prepositions")
 NAMING_WORDS = words("en", "naming_words")
 INDIRECT_PRONOUNS = words("en", "indirect_pronouns")
@@ -338,11 +339,21 @@ def _name_of(words: list[str], ctx: TextContext) -> str | None:
     words = _strip_determiners(words)
     if words[0].lower() in DROPPED and len(words) == 1:
         return None
-    return " ".join(words)
+    return " ".join(_without_place_class(words))
+
+
+def _without_place_class(words: list[str]) -> list[str]:
+    """The name in "city of Abilene" (a lower-case kind of place, "of", a capitalised name); else the words."""
+    if len(words) > 2 and words[0] in PLACE_CLASSES and words[1] == "of" and en.is_capitalised(words[2]):
+        return words[2:]
+    return words
 
 
 def _object_names(words: list[str], ctx: TextContext) -> list[str]:
     names: list[str] = []
+    stripped = _strip_determiners([w for w in words if w not in {",", ";", ":"}])
+    if stripped and stripped[0] in PLACE_CLASSES and _lw(stripped, 1) == "of":
+        words = stripped[2:]  # "the cities of Saranac Lake and Lake Placid": each a name
     for part in _split_list(words):
         name = _name_of(part, ctx)
         if name:
