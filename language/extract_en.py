@@ -336,24 +336,32 @@ def _name_of(words: list[str], ctx: TextContext) -> str | None:
         return ctx.named.get((ctx.me, head.lower())) or _possessed(ctx.me, head)
     if first in {"his", "her", "their", "its"} and len(words) > 1:
         return _possessed(ctx.last_person, " ".join(words[1:])) if ctx.last_person and first != "its" else None
+    words = _without_place_class(words)
     words = _strip_determiners(words)
     if words[0].lower() in DROPPED and len(words) == 1:
         return None
-    return " ".join(_without_place_class(words))
+    return " ".join(words)
 
 
 def _without_place_class(words: list[str]) -> list[str]:
-    """The name in "city of Abilene" (a lower-case kind of place, "of", a capitalised name); else the words."""
-    if len(words) > 2 and words[0] in PLACE_CLASSES and words[1] == "of" and en.is_capitalised(words[2]):
-        return words[2:]
+    """The names in "the city of Abilene", "the cities of X and Y"; else the words as they are.
+
+    A determiner, a lower-case kind of place (``PLACE_CLASSES``), "of" and a capitalised name.
+    """
+    if (
+        len(words) > 3
+        and words[0].lower() in en.DETERMINERS
+        and words[1] in PLACE_CLASSES
+        and words[2] == "of"
+        and en.is_capitalised(words[3])
+    ):
+        return words[3:]
     return words
 
 
 def _object_names(words: list[str], ctx: TextContext) -> list[str]:
     names: list[str] = []
-    stripped = _strip_determiners([w for w in words if w not in {",", ";", ":"}])
-    if stripped and stripped[0] in PLACE_CLASSES and _lw(stripped, 1) == "of":
-        words = stripped[2:]  # "the cities of Saranac Lake and Lake Placid": each a name
+    words = _without_place_class(words)  # "the cities of Saranac Lake and Lake Placid": each a name
     for part in _split_list(words):
         name = _name_of(part, ctx)
         if name:
@@ -1427,6 +1435,55 @@ class _Relative:
         return None
 
 
+def _participial_clauses(ws: list[str]) -> tuple[list[str], list[list[str]]]:
+    """Take out participle phrases said of a name, each as a clause of that name.
+
+    "Born in Burbank, California, Eric Flint wrote 1634" and "Elliot See, born in Dallas,
+    has died" say where someone was born; the phrase becomes "Eric Flint was born in
+    Burbank, California", and the rest of the sentence is read without it.
+    """
+    if _is_participle(ws[0] if ws else "", fronted=True):
+        comma = next((k for k in range(len(ws) - 1, 0, -1) if ws[k] == "," and _name_then_verb(ws, k + 1)), None)
+        if comma is not None:
+            name = _leading_name(ws[comma + 1 :])
+            return ws[comma + 1 :], [[*name, "was", ws[0].lower(), *ws[1:comma]]]
+    for k in range(1, len(ws) - 2):
+        if ws[k] == "," and _is_participle(ws[k + 1], fronted=False):
+            close = next((j for j in range(k + 2, len(ws)) if ws[j] == ","), None)
+            name = _trailing_name(ws[:k])
+            if close is not None and name and _resumes_main_clause(ws, close + 1):
+                return [*ws[:k], *ws[close + 1 :]], [[*name, "was", *ws[k + 1 : close]]]
+    return ws, []
+
+
+def _is_participle(word: str, *, fronted: bool) -> bool:
+    """Whether a word opens a participle phrase: "born", or a past participle of a known verb."""
+    if fronted and not en.is_capitalised(word):
+        return False
+    w = word.lower()
+    return w == "born" or (w.endswith("ed") and en.is_verb(w) and w not in en.BE_FORMS)
+
+
+def _name_then_verb(ws: list[str], i: int) -> bool:
+    """Whether a capitalised name starts at ``i`` and a verb follows it."""
+    name = _leading_name(ws[i:])
+    return bool(name) and _is_verbish(_lw(ws, i + len(name)) or "")
+
+
+def _leading_name(words: list[str]) -> list[str]:
+    end = 0
+    while end < len(words) and en.is_capitalised(words[end]):
+        end += 1
+    return words[:end]
+
+
+def _trailing_name(words: list[str]) -> list[str]:
+    start = len(words)
+    while start > 0 and en.is_capitalised(words[start - 1]):
+        start -= 1
+    return words[start:]
+
+
 def _relative_antecedent(before: list[str], ws: list[str], i: int) -> list[str] | None:
     """The name a relative clause at ``i`` says something of, else None.
 
@@ -1524,10 +1581,10 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     text = en.expand_contractions(sentence.strip()).strip(" .!?;:…\"'“”")
     if text.lower().startswith(REQUEST_STARTS):
         return []
-    ws = en.words(text)
+    ws, participial = _participial_clauses(en.words(text))
     state = State(subjects=[])
     drafts: list[Draft] = []
-    for clause in _clauses(ws):
+    for clause in [*_clauses(ws), *participial]:
         read = _read_clause(clause, state, ctx)
         state.objects = [draft.object for draft in read]
         drafts += read

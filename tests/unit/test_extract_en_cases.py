@@ -508,3 +508,20 @@ def test_relative_clauses(text: str, expected: set[tuple[str, str]]) -> None:
 )
 def test_where_clauses(text: str, expected: set[tuple[str, str]]) -> None:
     assert ends(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A participle phrase said of a name, fronted or set off by commas, is read of that name.
+        (
+            "Born in Tarbury, Ruth Okafor wrote three novels.",
+            {("Ruth Okafor", "Tarbury"), ("Ruth Okafor", "three novels")},
+        ),
+        ("Anna Berg, married to Tom Hale, lives in Rome.", {("Anna Berg", "Rome"), ("Anna Berg", "Tom Hale")}),
+        # Not an adjective before "I".
+        ("Tired, I went home.", {("user", "home")}),
+    ],
+)
+def test_participle_phrases(text: str, expected: set[tuple[str, str]]) -> None:
+    assert ends(text) == expected
