@@ -17,7 +17,7 @@ from typing import Any
 
 from elephant_broker.language.drafts import Draft
 from elephant_broker.language.lexicon import Example, Language, data_file, example_of
-from elephant_broker.language.segment import pos_tag
+from elephant_broker.language.segment import has_cjk, pos_tag
 
 _MACRO = re.compile(r"\{([A-Z_]+)\}")
 _GROUP_REF = re.compile(r"\{([a-z_]+)\}")
@@ -120,23 +120,43 @@ _TRAILING_TAGS = ("t", "d", "p", "v", "u", "c", "f", "m", "q", "y")
 def _person_span(text: str) -> str:
     """Cut a Chinese span to the person's name jieba finds in it ("歌手林舟" -> 林舟, "韩雪宁日前" -> 韩雪宁).
 
-    From the first word tagged a person's name, without trailing time words, adverbs, verbs
-    and particles (a name jieba splits, 周 + 明远, stays whole). A span in which
-    jieba finds no name is kept whole when it is a rare name jieba cuts apart (吴忠 + 焕), and
-    is no name ("") when it holds a preposition, adverb, particle, conjunction or pronoun: a
-    clause the pattern ran into (住在成都).
+    From the first word tagged a person's name, at most four characters (cut between
+    words), without trailing time words, adverbs, verbs and particles (a name jieba
+    splits, 周 + 明远, stays whole). A span in which jieba finds no name is kept whole when
+    it is a rare name jieba cuts apart (吴忠 + 焕), and is no name ("") when it holds a
+    preposition, adverb, particle, conjunction or pronoun: a clause the pattern ran into
+    (住在成都).
     """
     if "·" in text or "•" in text:
         return text
     tagged = pos_tag(text)
     named = [index for index, (_, tag) in enumerate(tagged) if tag.startswith(_PERSON_TAGS)]
     if not named or not tagged[named[0]][1].startswith("nr"):
-        # No name jieba knows: a rare name it cuts apart is kept, a clause ("住在成都") is no name.
-        return "" if any(tag.startswith(("p", "d", "u", "c", "r")) for _, tag in tagged) else text
-    end = len(tagged)
+        return _unknown_name(tagged)
+    # At most a name's length, cut between words ("蒋丽莎剖腹生女" -> 蒋丽莎, "吴忠焕执导" -> 吴忠焕) ...
+    end = named[0] + 1
+    length = len(tagged[named[0]][0])
+    while end < len(tagged) and has_cjk(tagged[end][0]) and length + len(tagged[end][0]) <= _LONGEST_NAME:
+        length += len(tagged[end][0])
+        end += 1
+    # ... without the time words, adverbs, verbs and particles after it ("陈浩民在" -> 陈浩民).
     while end > named[0] + 1 and tagged[end - 1][1].startswith(_TRAILING_TAGS):
         end -= 1
     return "".join(word for word, _ in tagged[named[0] : end])
+
+
+_LONGEST_NAME = 4
+"""A Chinese person's name, surname included, is at most four characters (曾鲍笑薇)."""
+
+
+def _unknown_name(tagged: list[tuple[str, str]]) -> str:
+    """A span with no name jieba knows: kept whole as a rare name (吴忠 + 焕, 木随风), unless it is a clause.
+
+    A clause is a span holding a preposition, adverb, particle, conjunction or pronoun (住在成都).
+    """
+    if any(tag.startswith(("p", "d", "u", "c", "r")) for _, tag in tagged):
+        return ""
+    return "".join(word for word, _ in tagged)
 
 
 def _without_lead(text: str) -> str:
