@@ -101,7 +101,8 @@ def _names(
         if group not in lists:
             name = _person_span(value.strip()) if language == "zh" and kind == "Person" else value.strip()
             return [name] if name else []
-        names = [part.strip().removesuffix("等") for part in _LIST_SEPARATORS.split(value)]
+        # A list of titles keeps each title's words ("《A》、《B》和《C》").
+        names = [part.strip().removesuffix("等").strip("《》") for part in _LIST_SEPARATORS.split(value)]
         if language == "zh":
             names = [_person_span(name) if kind == "Person" else _without_lead(name) for name in names]
         return [name for name in names if name]
