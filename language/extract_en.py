@@ -1435,6 +1435,47 @@ class _Relative:
         return None
 
 
+_POSSESSIVE_OPENERS = frozenset({"my", "our", "his", "her", "their"})
+
+
+def _appositions(ws: list[str]) -> tuple[list[str], list[list[str]]]:
+    """Read a name's appositions between commas: one that names it, one that describes it.
+
+    "My wife, Clara, is a nurse" reads as "My wife Clara is a nurse" (Clara is the wife);
+    "Samuel Adeyemi, a Nigerian-born architect, designed the library" reads without the
+    description, which becomes a clause of its own ("Samuel Adeyemi is a Nigerian-born
+    architect"). A description at the end of the sentence ("Thornby, a small village near
+    York") is read only as that clause.
+    """
+    described: list[list[str]] = []
+    k = 1
+    while k < len(ws) - 1:
+        if ws[k] != ",":
+            k += 1
+            continue
+        name = _leading_name(ws[k + 1 :])
+        after = k + 1 + len(name)
+        if name and _names_a_relative(ws[:k]) and (after == len(ws) or ws[after] in {",", "who", "which"}):
+            ws = [*ws[:k], *ws[k + 1 : after], *ws[after + 1 :]] if _lw(ws, after) == "," else [*ws[:k], *ws[k + 1 :]]
+            continue
+        if _lw(ws, k + 1) in {"a", "an"} and _trailing_name(ws[:k]):
+            close = next((j for j in range(k + 2, len(ws)) if ws[j] == ","), len(ws))
+            if close == len(ws) or _resumes_main_clause(ws, close + 1):
+                described.append([*_trailing_name(ws[:k]), "is", *ws[k + 1 : close]])
+                ws = [*ws[:k], *ws[close + 1 :]]
+                continue
+        k += 1
+    return ws, described
+
+
+def _names_a_relative(words: list[str]) -> bool:
+    """Whether the words are a possessive and a common noun or two ("my wife", "our best friend from college")."""
+    if not words or words[0].lower() not in _POSSESSIVE_OPENERS or len(words) > 6:
+        return False
+    rest = words[1:]
+    return bool(rest) and not any(en.is_capitalised(word) or word == "," for word in rest)
+
+
 def _participial_clauses(ws: list[str]) -> tuple[list[str], list[list[str]]]:
     """Take out participle phrases said of a name, each as a clause of that name.
 
@@ -1581,7 +1622,9 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     text = en.expand_contractions(sentence.strip()).strip(" .!?;:…\"'“”")
     if text.lower().startswith(REQUEST_STARTS):
         return []
-    ws, participial = _participial_clauses(en.words(text))
+    ws, described = _appositions(en.words(text))
+    ws, participial = _participial_clauses(ws)
+    participial += described
     state = State(subjects=[])
     drafts: list[Draft] = []
     for clause in [*_clauses(ws), *participial]:

@@ -525,3 +525,17 @@ def test_where_clauses(text: str, expected: set[tuple[str, str]]) -> None:
 )
 def test_participle_phrases(text: str, expected: set[tuple[str, str]]) -> None:
     assert ends(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # An apposition between commas that names a relative makes the name the subject ...
+        ("My uncle, Piotr Nowak, lives in Gdansk.", {("Piotr Nowak", "Gdansk"), ("user", "Piotr Nowak")}),
+        # ... one that describes a name is read as what the name is, not as the main verb's subject.
+        ("Rex, a young collie, sleeps in the barn.", {("Rex", "young collie"), ("Rex", "barn")}),
+        ("I grew up in Lenby, a small town near Hull.", {("user", "Lenby"), ("Lenby", "small town")}),
+    ],
+)
+def test_appositions(text: str, expected: set[tuple[str, str]]) -> None:
+    assert ends(text) == expected
