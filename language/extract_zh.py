@@ -418,9 +418,17 @@ def _merge_names(toks: list[Tok]) -> list[Tok]:
             # 谢礼立，男，汉族: jieba cuts a clause that is only a name into 谢礼 + 立.
             out.append(Tok(tok.w + toks[1].w, "NAME"))
             break
+        if tok.f == "NAME" and out and _surname_alone(out[-1]) and len(tok.w) <= 2:
+            out[-1] = Tok(out[-1].w + tok.w, "NAME")  # 唐 + 秀英: one name jieba tagged in two
+            i += 1
+            continue
         out.append(tok)
         i += 1
     return out
+
+
+def _surname_alone(tok: Tok) -> bool:
+    return tok.f == "NAME" and len(tok.w) == 1 and tok.w in _types.SURNAMES_ZH
 
 
 def _third_name_character(name: Tok, rest: Tok) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from elephant_broker.language.lexicon import words
 from elephant_broker.language.script import is_latin_letter
 
 PERSON = "Person"
@@ -273,24 +274,8 @@ PERSON_TITLES_EN: frozenset[str] = frozenset(
     {"mr", "mrs", "ms", "miss", "dr", "prof", "professor", "sir", "madam", "uncle", "aunt"}
 )
 
-# Relations whose other end is a person ("张三的导师", "my sister").
-PERSON_ROLES: frozenset[str] = frozenset(
-    {
-        "妈妈", "母亲", "爸爸", "父亲", "哥哥", "姐姐", "弟弟", "妹妹", "儿子", "女儿",
-        "老婆", "妻子", "老公", "丈夫", "朋友", "好友", "同事", "老板", "上司", "领导",
-        "导师", "老师", "学生", "同学", "室友", "邻居", "男朋友", "女朋友", "爷爷", "奶奶",
-        "外公", "外婆", "孩子", "作者", "创始人", "经理", "队友", "搭档", "客户", "助理",
-        "mother", "mom", "mum", "father", "dad", "brother", "sister", "son", "daughter",
-        "wife", "husband", "friend", "colleague", "boss", "manager", "advisor", "adviser",
-        "supervisor", "teacher", "student", "classmate", "roommate", "neighbor",
-        "neighbour", "boyfriend", "girlfriend", "grandfather", "grandmother", "child",
-        "author", "founder", "partner", "cousin", "uncle", "aunt", "mentor", "coach",
-        "doctor", "ceo", "cto", "creator", "inventor", "director", "parents", "kids", "children",
-        "brother-in-law", "sister-in-law", "mother-in-law", "father-in-law", "fiance", "fiancee",
-        "师父", "徒弟", "师傅", "合伙人", "未婚夫", "未婚妻", "岳父", "岳母", "公公", "婆婆", "家人",
-        "校长", "院长", "董事长", "总裁", "总经理", "主任", "班主任", "教练",
-    }
-)
+# Relations whose other end is a person ("张三的导师", "my sister"): language/data, person_roles.
+PERSON_ROLES: frozenset[str] = words("zh", "person_roles") | words("en", "person_roles")
 
 # fmt: on
 _TIME_RE = re.compile(
