@@ -1476,6 +1476,28 @@ def _names_a_relative(words: list[str]) -> bool:
     return bool(rest) and not any(en.is_capitalised(word) or word == "," for word in rest)
 
 
+_NOUN_PHRASE_ENDS = frozenset({"who", "which", "that", "where", "whose", "and", "or", "but"})
+
+
+def _reduced_relative_of_subject(ws: list[str]) -> tuple[list[str], list[list[str]]]:
+    """Take "based in Edinburgh" out of "Greenleaf Books is an independent publisher based in Edinburgh".
+
+    After a copula the participle phrase describes the subject itself (the publisher is
+    Greenleaf Books): it becomes a clause of the subject, and the object ends before it.
+    """
+    name = _leading_name(ws)
+    be = len(name)
+    if not name or _lw(ws, be) not in en.BE_FORMS or _lw(ws, be + 1) not in {"a", "an", "the"}:
+        return ws, []
+    for k in range(be + 2, len(ws) - 1):
+        if ws[k] in {",", ";"} or ws[k].lower() in _NOUN_PHRASE_ENDS:
+            break
+        if _is_participle(ws[k], fronted=False) and _lw(ws, k + 1) in en.PREPOSITIONS and not en.is_capitalised(ws[k]):
+            end = next((j for j in range(k + 2, len(ws)) if ws[j] in {",", ";"}), len(ws))
+            return [*ws[:k], *ws[end:]], [[*name, ws[be], *ws[k:end]]]
+    return ws, []
+
+
 def _participial_clauses(ws: list[str]) -> tuple[list[str], list[list[str]]]:
     """Take out participle phrases said of a name, each as a clause of that name.
 
@@ -1502,7 +1524,7 @@ def _is_participle(word: str, *, fronted: bool) -> bool:
     if fronted and not en.is_capitalised(word):
         return False
     w = word.lower()
-    return w == "born" or (w.endswith("ed") and en.is_verb(w) and w not in en.BE_FORMS)
+    return w == "born" or (w.endswith("ed") and (en.is_verb(w) or en.is_inflected_verb(w)) and w not in en.BE_FORMS)
 
 
 def _name_then_verb(ws: list[str], i: int) -> bool:
@@ -1624,7 +1646,8 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
         return []
     ws, described = _appositions(en.words(text))
     ws, participial = _participial_clauses(ws)
-    participial += described
+    ws, reduced = _reduced_relative_of_subject(ws)
+    participial += described + reduced
     state = State(subjects=[])
     drafts: list[Draft] = []
     for clause in [*_clauses(ws), *participial]:

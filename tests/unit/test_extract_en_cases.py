@@ -539,3 +539,19 @@ def test_participle_phrases(text: str, expected: set[tuple[str, str]]) -> None:
 )
 def test_appositions(text: str, expected: set[tuple[str, str]]) -> None:
     assert ends(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # After "is a ...", a participle phrase describes the subject, and the object ends before it.
+        ("Globex is a company based in Boston.", {("Globex", "company"), ("Globex", "Boston")}),
+        # Not inside a relative clause, which says something of the object.
+        (
+            "Ruth Hale was the architect of Corran House which was completed in 1862.",
+            {("Corran House", "Ruth Hale")},
+        ),
+    ],
+)
+def test_participle_after_a_copula(text: str, expected: set[tuple[str, str]]) -> None:
+    assert ends(text) == expected
