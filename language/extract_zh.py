@@ -76,6 +76,7 @@ VERB_WORDS = words("zh", "verb_words")
 CATENATIVES = words("zh", "catenatives")
 # Objectless verbs whose place/organisation comes in a 在-phrase (在X工作).
 LOCATIVE_VERBS = words("zh", "locative_verbs")
+PLACE_MODIFIERS = words("zh", "place_modifiers")
 # Relation verbs clear enough to earn full confidence.
 CLEAR_VERBS = words("zh", "clear_verbs")
 # Generic classifier nouns stripped after a known name ("Python 脚本" -> "Python").
@@ -1467,6 +1468,37 @@ def _read_clause(clause: str, state: State, ctx: TextContext) -> list[Draft]:
     toks = toks[i:]
     if not toks:
         return []
+    toks, placed = _place_modifier(toks)
+    if placed is not None:
+        drafts = _read_clause_words(toks, state, ctx)
+        subject = state.subjects[0].name if state.subjects and not state.implied else None
+        if drafts and subject:
+            verb, place = placed
+            drafts[0].extras.append(Draft(subject, verb, place, confidence=CLEAR, object_type=_types.PLACE))
+        return drafts
+    return _read_clause_words(toks, state, ctx)
+
+
+_PLACE_HEADS = frozenset({"ns", "NAME", "nt", "nz", "x_latin"})
+
+
+def _place_modifier(toks: list[Tok]) -> tuple[list[Tok], tuple[str, str] | None]:
+    """Take 位于深圳的 off 位于深圳的蓝鲸电子成立于2003年: the clause is about 蓝鲸电子, which is in 深圳.
+
+    Returns the clause without the modifier, and (verb, place) when there was one.
+    """
+    if len(toks) < 4 or toks[0].w not in PLACE_MODIFIERS:
+        return toks, None
+    k = next((k for k, tok in enumerate(toks) if tok.w == "的"), None)
+    if k is None or k < 2 or k + 1 >= len(toks) or not _is_nominal(toks[k + 1]):
+        return toks, None
+    place = toks[1:k]
+    if place[0].f not in _PLACE_HEADS or not all(tok.f in _PLACE_HEADS | {"f", "s"} for tok in place):
+        return toks, None
+    return toks[k + 1 :], (toks[0].w, "".join(tok.w for tok in place))
+
+
+def _read_clause_words(toks: list[Tok], state: State, ctx: TextContext) -> list[Draft]:
     named = _read_naming(toks, state, ctx)
     if named is not None:
         return named

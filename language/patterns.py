@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from elephant_broker.language.drafts import Draft
-from elephant_broker.language.lexicon import Example, Language, data_file, example_of
+from elephant_broker.language.lexicon import Example, Language, data_file, example_of, words
 from elephant_broker.language.segment import has_cjk, pos_tag
 
 _MACRO = re.compile(r"\{([A-Z_]+)\}")
@@ -71,6 +71,8 @@ def read_patterns(sentence: str, language: Language) -> list[Draft]:
                 subjects = _names(match, pattern.subject, pattern.lists, language, pattern.subject_type)
             objects = _names(match, pattern.object, pattern.lists, language, pattern.object_type)
             predicate = _predicate(pattern.predicate, match)
+            if language == "zh":
+                drafts += _places_said(match, (*pattern.subject, *pattern.object))
             for subject in subjects:
                 for obj in objects:
                     drafts.append(
@@ -99,7 +101,9 @@ def _names(
         if not value:
             continue
         if group not in lists:
-            name = _person_span(value.strip()) if language == "zh" and kind == "Person" else value.strip()
+            name = value.strip()
+            if language == "zh":
+                name = _person_span(name) if kind == "Person" else _without_place_modifier(name)
             return [name] if name else []
         # A list of titles keeps each title's words ("《A》、《B》和《C》").
         names = [part.strip().removesuffix("等").strip("《》") for part in _LIST_SEPARATORS.split(value)]
@@ -158,6 +162,33 @@ def _unknown_name(tagged: list[tuple[str, str]]) -> str:
     if any(tag.startswith(("p", "d", "u", "c", "r")) for _, tag in tagged):
         return ""
     return "".join(word for word, _ in tagged)
+
+
+def _without_place_modifier(text: str) -> str:
+    """A name without the place said of it before 的 (位于深圳的蓝鲸电子 -> 蓝鲸电子)."""
+    return _place_modifier(text)[0]
+
+
+def _place_modifier(text: str) -> tuple[str, tuple[str, str] | None]:
+    """Split 位于深圳的蓝鲸电子 into the name and (verb, place); a text without one is the name."""
+    verb = next((verb for verb in words("zh", "place_modifiers") if text.startswith(verb)), None)
+    if verb is None or "的" not in text:
+        return text, None
+    place, name = text[len(verb) :].split("的", 1)
+    if len(name) < 2 or not place:
+        return text, None
+    return name, (verb, place)
+
+
+def _places_said(match: re.Match[str], groups: tuple[str, ...]) -> list[Draft]:
+    """The places a construction's names carry before 的 (位于深圳的蓝鲸电子: 蓝鲸电子 位于 深圳)."""
+    found: list[Draft] = []
+    for group in groups:
+        value = match.group(group) if group in match.re.groupindex else None
+        name, placed = _place_modifier(value.strip()) if value else ("", None)
+        if placed is not None:
+            found.append(Draft(name, placed[0], placed[1], confidence=0.85, object_type="Place"))
+    return found
 
 
 def _without_lead(text: str) -> str:
