@@ -33,6 +33,8 @@ TIMEOUT_S = 1.0
 FAILURES = ["hang", "http_500", "malformed", "shape"]
 SAID = {"hang": "timed out", "http_500": "HTTP 500", "malformed": "malformed JSON", "shape": "wrong shape"}
 TEXT = "I work at Initech, a software company in Austin that Bill runs."
+# What the offline Reader keeps of TEXT: the employer, and what the apposition says Initech is.
+OFFLINE_READING = {("Peter", "works_at", "Initech"), ("Initech", "is_a", "software company")}
 MODEL_READING = {
     "quintuples": [
         {
@@ -136,9 +138,9 @@ def test_ingest_falls_back_to_the_rules_and_a_later_ingest_repairs(
     if failure == "hang":
         assert elapsed < 2 * TIMEOUT_S + 4  # two timeouts and the client's back-off
     _assert_one_note(report.notes, failure, endpoint, "offline Reader")
-    assert (report.episodes, report.facts, report.entities) == (1, 1, 2)
+    assert (report.episodes, report.facts, report.entities) == (1, len(OFFLINE_READING), 3)
     broker = Broker(context)
-    assert _fact_triples(broker) == {("Peter", "works_at", "Initech")}
+    assert _fact_triples(broker) == OFFLINE_READING
 
     # The endpoint recovers (and the outage cool-down has passed, which a reset stands for):
     # the same text is read again by the model, adding only what is new.
@@ -150,11 +152,11 @@ def test_ingest_falls_back_to_the_rules_and_a_later_ingest_repairs(
     assert endpoint.requests == ["Extraction"]
     assert (again.episodes, again.reread, again.facts, again.entities) == (0, 1, 2, 2)
     assert _fact_triples(broker) == {
-        ("Peter", "works_at", "Initech"),
+        *OFFLINE_READING,  # what the rules read stays: the model's reading adds to it
         ("Initech", "located_in", "Austin"),
         ("Bill", "run", "Initech"),
     }
-    assert broker.counts() == {"episodes": 1, "entities": 4, "facts": 3}
+    assert broker.counts() == {"episodes": 1, "entities": 5, "facts": 4}
     [works] = [fact for fact in broker.facts() if fact.predicate_key == "works_at"]
     assert works.weight == 1 and len(works.episode_ids) == 1  # read twice, said once
     assert {entity.name: entity.mention_count for entity in broker.entities()}["Peter"] == 1
@@ -230,7 +232,7 @@ def test_cli_notes_the_fallback_on_one_line_and_repairs_later(
     endpoint.failure = failure
     ingested = elephant("ingest", "--speaker", "Peter", "--text", TEXT, "--json")
     report = json.loads(ingested.stdout)
-    assert (report["episodes"], report["facts"]) == (1, 1)
+    assert (report["episodes"], report["facts"]) == (1, len(OFFLINE_READING))
     _assert_one_note(report["notes"], failure, endpoint, "offline Reader")
     [line] = ingested.stderr.strip().splitlines()
     assert line.startswith("note: ") and SAID[failure] in line and endpoint.url in line
