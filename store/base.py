@@ -571,21 +571,8 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         """``search_entities_vector`` for several vectors: with a vector file, one product and one read."""
         if self.vectors is None:
             return [self.search_entities_vector(scope, vector, k) for vector in vectors]
-        found = self.vectors.nearest_many("Entity", scope, {str(n): vector for n, vector in enumerate(vectors)}, k + 8)
-        ids = sorted({identifier for hits in found.values() for identifier, _ in hits})
-        rows = (
-            self._read(
-                f"UNWIND $ids AS id MATCH (e:Entity {{id: id}}) WHERE e.scope = $scope RETURN {_ENTITY_COLUMNS}",
-                {"ids": ids, "scope": scope},
-            )
-            if ids
-            else []
-        )
-        stored = {row["id"]: _entity(row) for row in rows}
-        return [
-            [(stored[identifier], score) for identifier, score in found.get(str(n), []) if identifier in stored][:k]
-            for n in range(len(vectors))
-        ]
+        found = self._nearest_many_in_file("Entity", "e", _ENTITY_COLUMNS, scope, vectors, k)
+        return [[(_entity(row), similarity) for row, similarity in rows] for rows in found]
 
     def search_episodes_vector(self, scope: str, vector: Sequence[float], k: int = 10) -> list[tuple[Episode, float]]:
         """Nearest episodes by text embedding, as (episode, cosine similarity)."""
@@ -611,19 +598,34 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
     def _nearest_in_file(
         self, label: Literal["Entity", "Episode"], alias: str, columns: str, scope: str, vector: Sequence[float], k: int
     ) -> list[tuple[Row, float]]:
-        # The file searches the scope alone; the graph says which hits still exist (a
-        # failed write's vectors never do). A few spare hits cover those.
+        return self._nearest_many_in_file(label, alias, columns, scope, [vector], k)[0]
+
+    def _nearest_many_in_file(
+        self,
+        label: Literal["Entity", "Episode"],
+        alias: str,
+        columns: str,
+        scope: str,
+        vectors: Sequence[Sequence[float]],
+        k: int,
+    ) -> list[list[tuple[Row, float]]]:
+        # The file searches the scope alone (one product for every vector); the graph says
+        # which hits still exist (a failed write's vectors never do). A few spare hits cover those.
         assert self.vectors is not None
-        hits = self.vectors.nearest(label, scope, vector, k + 8)
-        if not hits:
-            return []
+        found = self.vectors.nearest_many(label, scope, {str(n): vector for n, vector in enumerate(vectors)}, k + 8)
+        ids = sorted({identifier for hits in found.values() for identifier, _ in hits})
+        if not ids:
+            return [[] for _ in vectors]
         node = cypher_identifier(label, ("Entity", "Episode"))
         rows = self._read(
             f"UNWIND $ids AS id MATCH ({alias}:{node} {{id: id}}) WHERE {alias}.scope = $scope RETURN {columns}",
-            {"ids": [identifier for identifier, _ in hits], "scope": scope},
+            {"ids": ids, "scope": scope},
         )
         by_id = {row["id"]: row for row in rows}
-        return [(by_id[identifier], score) for identifier, score in hits if identifier in by_id][:k]
+        return [
+            [(by_id[identifier], score) for identifier, score in found.get(str(n), []) if identifier in by_id][:k]
+            for n in range(len(vectors))
+        ]
 
     def facts_touching(
         self,
