@@ -1458,10 +1458,11 @@ def _appositions(ws: list[str]) -> tuple[list[str], list[list[str]]]:
         if name and _names_a_relative(ws[:k]) and (after == len(ws) or ws[after] in {",", "who", "which"}):
             ws = [*ws[:k], *ws[k + 1 : after], *ws[after + 1 :]] if _lw(ws, after) == "," else [*ws[:k], *ws[k + 1 :]]
             continue
-        if _lw(ws, k + 1) in {"a", "an"} and _trailing_name(ws[:k]):
+        described_name = _trailing_name(ws[:k]) if _lw(ws, k + 1) in {"a", "an"} else []
+        if described_name:
             close = next((j for j in range(k + 2, len(ws)) if ws[j] == ","), len(ws))
             if close == len(ws) or _resumes_main_clause(ws, close + 1):
-                described.append([*_trailing_name(ws[:k]), "is", *ws[k + 1 : close]])
+                described.append([*described_name, "is", *ws[k + 1 : close]])
                 ws = [*ws[:k], *ws[close + 1 :]]
                 continue
         k += 1
@@ -1540,11 +1541,17 @@ def _leading_name(words: list[str]) -> list[str]:
     return words[:end]
 
 
-def _trailing_name(words: list[str]) -> list[str]:
+def _trailing_name(words: list[str], joiners: frozenset[str] = frozenset()) -> list[str]:
+    """The run of capitalised words that ends ``words`` (with ``joiners`` inside it: "College of William and Mary")."""
     start = len(words)
-    while start > 0 and en.is_capitalised(words[start - 1]):
+    while start > 0 and (en.is_capitalised(words[start - 1]) or words[start - 1] in joiners):
         start -= 1
+    while start < len(words) and not en.is_capitalised(words[start]):
+        start += 1
     return words[start:]
+
+
+_NAME_JOINERS = frozenset({"of", "&", "and"})
 
 
 def _relative_antecedent(before: list[str], ws: list[str], i: int) -> list[str] | None:
@@ -1559,13 +1566,7 @@ def _relative_antecedent(before: list[str], ws: list[str], i: int) -> list[str] 
     elif kind != "where":
         return None
     words = before[:-1] if before and before[-1] == "," else before
-    start = len(words)
-    while start > 0 and (en.is_capitalised(words[start - 1]) or words[start - 1] in {"of", "&", "and"}):
-        start -= 1
-    while start < len(words) and not en.is_capitalised(words[start]):
-        start += 1
-    name = words[start:]
-    return name or None
+    return _trailing_name(words, _NAME_JOINERS) or None
 
 
 def _resumes_main_clause(ws: list[str], i: int) -> bool:
@@ -1644,13 +1645,13 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     text = en.expand_contractions(sentence.strip()).strip(" .!?;:…\"'“”")
     if text.lower().startswith(REQUEST_STARTS):
         return []
+    # Appositions and participle phrases said of a name come out of the sentence as clauses of their own.
     ws, described = _appositions(en.words(text))
     ws, participial = _participial_clauses(ws)
     ws, reduced = _reduced_relative_of_subject(ws)
-    participial += described + reduced
     state = State(subjects=[])
     drafts: list[Draft] = []
-    for clause in [*_clauses(ws), *participial]:
+    for clause in [*_clauses(ws), *participial, *described, *reduced]:
         read = _read_clause(clause, state, ctx)
         state.objects = [draft.object for draft in read]
         drafts += read
