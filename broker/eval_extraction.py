@@ -15,6 +15,9 @@ finds are scored against the gold triples:
   whitespace removed): "Serie B" matches "serie b" and "ＡＢＣ" matches "abc".
 - **Lenient** matching lets one folded name contain the other, at each end: a predicted
   "the comics character Bolt" matches the gold "Bolt", and 《甄嬛传》 matches 甄嬛传.
+- **WebNLG texts** are pre-tokenised ("A.F.C . Blackpool", "Pennsylvania ,", ``quotes''):
+  they are joined back the way the text is written ("A.F.C. Blackpool") before reading,
+  since a user's text comes as written. Gold names need no joining: spaces are folded away.
 - **Precision** is the share of distinct predicted pairs of a sentence that match a gold
   pair of that sentence; **recall** the share of distinct gold pairs that some predicted
   pair matches; F1 their harmonic mean, over the whole file.
@@ -130,9 +133,25 @@ def _webnlg(raw: str, path: Path) -> Iterator[Sentence]:
     for number, item in enumerate(items):
         try:
             gold = tuple((str(triple[0]), str(triple[2])) for triple in item.get("triple_list") or [])
-            yield Sentence(str(item["text"]), gold)
+            yield Sentence(detokenized(str(item["text"])), gold)
         except (KeyError, TypeError, IndexError, AttributeError) as error:
             raise ValueError(f"{path}: item {number} is not a WebNLG sentence ({error})") from error
+
+
+_QUOTED = re.compile(r"``\s*(.*?)\s*''")
+_SPACE_BEFORE = re.compile(r"\s+([,.;:!?)%]|'s\b|'(?=\s|$)|n't\b)")
+_SPACE_AFTER = re.compile(r"\(\s+")
+
+
+def detokenized(text: str) -> str:
+    """Join a Penn-Treebank-tokenised text back as written: "Rome , Italy ." -> "Rome, Italy.".
+
+    Quotes written ``like this'' become "like this"; no space before , . ; : ! ? ) % 's n't
+    nor after (.
+    """
+    text = _QUOTED.sub(r'"\1"', text)
+    text = _SPACE_BEFORE.sub(r"\1", text)
+    return _SPACE_AFTER.sub("(", text)
 
 
 def folded_pairs(pairs: Iterable[Pair]) -> list[Pair]:

@@ -40,7 +40,7 @@ import re
 
 from elephant_broker.language import types as _types
 from elephant_broker.language.drafts import FALLBACK, HEDGED, TextContext
-from elephant_broker.language.english import word_classes
+from elephant_broker.language.english import STOPWORDS, word_classes
 from elephant_broker.language.lexicon import Language, words
 from elephant_broker.language.predicates import predicate_key
 from elephant_broker.language.relations import ended_family_surfaces
@@ -149,9 +149,13 @@ def _name_token(token: str) -> bool:
 def _is_name(name: str, sentence: str | None = None) -> bool:
     """A run of capitalised words (connectors inside), "I" excepted; see the module doc for a sentence's first word."""
     tokens = name.split()
-    if not tokens or not (_name_token(tokens[0]) and _name_token(tokens[-1])):
+    if not tokens or not _name_token(tokens[0]):
         return False
     connectors = words("en", "name_connectors")
+    if _foreign_name_with_kind(tokens):
+        return True
+    if not _name_token(tokens[-1]):
+        return False
     if any(token == "I" or not (_name_token(token) or token.casefold() in connectors) for token in tokens):
         return False
     if any(_CONTRACTION.search(token) for token in tokens):
@@ -167,6 +171,20 @@ def _is_name(name: str, sentence: str | None = None) -> bool:
     if len(tokens) == 1 and first.endswith("s") and _plural_noun(first):
         return False  # Setbacks, Stories: a common noun in the plural
     return not (first.endswith("ing") and "VERB" in readings)
+
+
+def _foreign_name_with_kind(tokens: list[str]) -> bool:
+    """Whether a name is a word no English word list knows, then lower-case words: "Bandeja paisa".
+
+    A dish or a thing named in another language keeps its lower-case words; a known word
+    before them is a description, at the start of a sentence or not ("Chocolate cake").
+    """
+    first, rest = tokens[0], tokens[1:]
+    if not 1 <= len(rest) <= 2 or not first.isalpha() or not first[:1].isupper():
+        return False
+    if _readings(first.casefold()) or first.casefold() in STOPWORDS:
+        return False
+    return all(token.isalpha() and token.islower() for token in rest)
 
 
 def _is_time_word(word: str) -> bool:
@@ -248,7 +266,8 @@ def _en_mood(predicate: str) -> bool:
     if not head or folded in words("en", "state_relations"):
         return False
     if _readings(head[0]) and _readings(head[0]) <= {"ADJ", "ADV"}:
-        return True  # "awesome", "nice": a verdict is no relation
+        # "awesome", "nice": a verdict is no relation; "largest city", "current tenant" name an attribute.
+        return not (len(head) > 1 and "NOUN" in _readings(head[-1]))
     return head[0] in words("en", "feelings") or any(
         f" {phrase} " in f" {folded} " for phrase in words("en", "modal_phrases")
     )

@@ -20,10 +20,24 @@ class TextContext:
     ``named`` remembers what a possessed thing was called earlier in the same text
     ("I have a dog named Rex. I walk my dog daily": my dog is Rex), keyed by
     (owner, head noun).
+
+    ``topic`` is the last thing (no person) a clause was about, what "it" and "its" refer
+    to in the next one ("Acme is in Boston. It has 500 employees"); ``mentioned`` lists the
+    names read so far, for "the memorial" after "the Baku Turkish Martyrs Memorial";
+    ``within`` the places a place name was written with ("Buffalo, Erie County, New York":
+    Buffalo -> [Erie County, New York]).
+
+    ``names_others`` is set when the text speaks of no one in the first person and names
+    people or works (张三, 《活着》): its subjectless clauses then continue what it is
+    about, not what the speaker did (a biography, a news item, a synopsis).
     """
 
     me: str
     speaker_given: bool
+    names_others: bool = False
+    topic: str | None = None
+    mentioned: list[str] = field(default_factory=list)
+    within: dict[str, list[str]] = field(default_factory=dict)
     last_person: str | None = None
     named: dict[tuple[str, str], str] = field(default_factory=dict)
 

@@ -66,6 +66,8 @@ CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 WORD_RE = re.compile(
     r"[A-Z][A-Za-z]*&[A-Z][A-Za-z]*(?:['’]s?)?"  # AT&T, R&D, H&M: one name
     r"|(?:[A-Z]\.){2,}(?=\s|$)"  # A.S., U.S., J.R.R.: an initialism keeps its closing dot
+    r"|[A-Z][a-z]{0,2}\.(?=\s+[A-Z])"  # Steven T. Seagle, St. Mary's, Dr. Lee: an initial or title keeps its dot
+    r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d,])"  # 16,000 / 1,533.5: one number
     rf"|[{LATIN_LETTERS}0-9][{LATIN_LETTERS}0-9+#]*(?:[.\-'’][{LATIN_LETTERS}0-9+#]+)*\+*(?:['’]s?)?|[,;:&]"
 )
 _VOWELS = set("aeiou")
@@ -146,6 +148,12 @@ def word_classes(word: str) -> dict[str, tuple[str, ...]]:
     import lemminflect
 
     return dict(lemminflect.getAllLemmas(word))
+
+
+def singular(noun: str) -> str:
+    """Return the singular of a lower-case noun by the English word list ("ingredients" -> "ingredient")."""
+    readings = word_classes(noun.lower()).get("NOUN", ())
+    return readings[0] if readings else noun
 
 
 def is_inflected_verb(word: str) -> bool:

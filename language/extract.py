@@ -75,7 +75,8 @@ from elephant_broker.language.lexicon import Language
 from elephant_broker.language.lexicon import words as lexicon_words
 from elephant_broker.language.names import bounded_names
 from elephant_broker.language.patterns import read_patterns
-from elephant_broker.language.segment import detect_language, fold_width, has_cjk, is_punct
+from elephant_broker.language.pronouns import speaks_of_self
+from elephant_broker.language.segment import detect_language, fold_width, has_cjk, is_punct, pos_tag
 from elephant_broker.schemas.models import Quintuple
 
 MAX_CJK_CHARS = 30
@@ -102,9 +103,24 @@ def _continues_a_name(text: str, position: int) -> bool:
 _ASIDE = re.compile(r"(\S*)(\s*\([^()]*\))")
 
 
+_PARTICIPLE_ASIDE = re.compile(r"\s*\(\s*((?:born|[a-z]+ed)\b[^()]*?)\s*\)")
+
+
 def _without_name_asides(sentence: str) -> str:
-    """Drop the bracketed asides that follow a name or a number, keep those after a common noun."""
-    return _ASIDE.sub(lambda match: match.group(1) if match.group(1)[:1].isupper() else match.group(), sentence)
+    """Drop the bracketed asides that follow a name or a number, keep those after a common noun.
+
+    An aside that is a participle phrase says something of the name, and is read as one
+    between commas: "William Anders (born in 1933 in Hong Kong) flew" -> "William Anders,
+    born in 1933 in Hong Kong, flew".
+    """
+
+    def aside(match: re.Match[str]) -> str:
+        if not match.group(1)[:1].isupper():
+            return match.group()
+        participle = _PARTICIPLE_ASIDE.fullmatch(match.group(2))
+        return f"{match.group(1)}, {participle.group(1)}," if participle else match.group(1)
+
+    return _ASIDE.sub(aside, sentence)
 
 
 def split_sentences(text: str) -> list[str]:
@@ -215,7 +231,7 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
     """
     text = fold_width(text)  # ＤｅｅｐＳｅｅｋ is DeepSeek
     me = speaker.strip() if speaker and speaker.strip() else "user"
-    ctx = TextContext(me=me, speaker_given=bool(speaker and speaker.strip()))
+    ctx = TextContext(me=me, speaker_given=bool(speaker and speaker.strip()), names_others=_names_others(text))
     seen: set[tuple[str, str, str, bool]] = set()
     out: list[Quintuple] = []
     previous = ""
@@ -249,6 +265,21 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
                     seen.add(key)
                     out.append(quintuple)
     return bounded_names(out)
+
+
+_PERSON_NAME_TAGS = frozenset({"nr", "nrfg", "nrt"})
+
+
+def _names_others(text: str) -> bool:
+    """Whether a Chinese text names people or works (张三, 《活着》) and says nothing in the first person.
+
+    Chinese leaves out a clause's subject when it is the topic already; in a chat turn that
+    says nothing else the topic is the speaker (最近在学 Rust), in a text about someone else
+    it is them (2014年，常来离开濮阳…，在合伙人的协助下创立…).
+    """
+    if not has_cjk(text) or speaks_of_self(text):
+        return False
+    return "《" in text or any(flag in _PERSON_NAME_TAGS for _, flag in pos_tag(text))
 
 
 _ZH_FUNCTION_WORDS = frozenset({"你们", "他们", "她们", "它们", "大家", "它", "这", "那", "这个", "那个", "是"})

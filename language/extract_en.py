@@ -65,6 +65,7 @@ from elephant_broker.language import english as en
 from elephant_broker.language import types as _types
 from elephant_broker.language.drafts import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Draft, TextContext, clean_name
 from elephant_broker.language.lexicon import mapping, words
+from elephant_broker.language.occupations import is_occupation
 from elephant_broker.language.predicates import PREDICATE_LEXICON, predicate_key
 
 # The vocabulary lives in language/data/en.toml (``language.lexicon``): each table's doc says
@@ -87,6 +88,8 @@ NOT_ADVERBS = words("en", "not_adverbs")
 ACTIVITY_VERBS = words("en", "activity_verbs")
 # Events whose date is the fact when nothing else follows: "I got married in June 2016".
 EVENT_WORDS = words("en", "event_words")
+DATED_EVENTS = words("en", "dated_events")
+_LEAD_INS = words("en", "lead_ins")
 # Complements of "be" that describe the moment, not the subject ("I'm not kidding").
 STATE_WORDS = words("en", "state_words")
 WISH_VERBS = words("en", "wish_verbs")
@@ -95,6 +98,7 @@ PREP_GERUNDS = frozenset((verb, prep) for verb, prep in (pair.split(" ", 1) for 
 # Adverbial particles that may be followed by a preposition: "grew up in", "hang out with".
 ADVERB_PARTICLES = words("en", "adverb_particles")
 PLACE_CLASSES = words("en", "place_classes")
+NAME_CLASSES = words("en", "name_classes")
 PHRASAL_PREPS = words("en", "phrasal_prepositions")
 NAMING_WORDS = words("en", "naming_words")
 INDIRECT_PRONOUNS = words("en", "indirect_pronouns")
@@ -133,6 +137,7 @@ class Subject:
     name: str
     type: str | None = None
     extras: list[Draft] = field(default_factory=list)
+    referred: bool = False  # "it" stood for it: the thing the clause before was about
 
 
 @dataclass
@@ -188,11 +193,18 @@ def _time_at(ws: list[str], i: int) -> int:
     clock = _clock_at(ws, i)
     if clock > i:
         return clock
-    for m in range(min(5, len(ws) - i), 0, -1):
+    for m in range(min(6, len(ws) - i), 0, -1):
         phrase = " ".join(ws[i : i + m])
         if _types.is_time(phrase) and not (m == 1 and ws[i].lower() in {"may", "march", "today"} and i > 0):
-            return i + m
+            end = i + m
+            if _lw(ws, end) == "," and _YEAR.fullmatch(_lw(ws, end + 1)) and _DAY.search(phrase):
+                end += 2  # "March 15, 1932": the year after the day's comma
+            return end
     return i
+
+
+_YEAR = re.compile(r"[12]\d{3}")
+_DAY = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)?$")
 
 
 def _frequency_at(ws: list[str], i: int) -> int:
@@ -336,11 +348,36 @@ def _name_of(words: list[str], ctx: TextContext) -> str | None:
         return ctx.named.get((ctx.me, head.lower())) or _possessed(ctx.me, head)
     if first in {"his", "her", "their", "its"} and len(words) > 1:
         return _possessed(ctx.last_person, " ".join(words[1:])) if ctx.last_person and first != "its" else None
+    described = _described_name(words, ctx)
+    if described:
+        return described
+    words = _without_name_class(words)
     words = _without_place_class(words)
     words = _strip_determiners(words)
     if words[0].lower() in DROPPED and len(words) == 1:
         return None
     return " ".join(words)
+
+
+def _described_name(words: list[str], ctx: TextContext) -> str | None:
+    """The name "the <noun>" refers back to: "the memorial" after "the Baku Turkish Martyrs Memorial"."""
+    if len(words) != 2 or words[0].lower() not in {"the", "this"} or not words[1].isalpha():
+        return None
+    head = words[1].casefold()
+    if en.is_capitalised(words[1]) and "NOUN" not in en.word_classes(head):
+        return None  # "the Beatles": a name of its own; "the Institute": a common noun, capitalised
+    return next((name for name in reversed(ctx.mentioned) if head in _heads(name)), None)
+
+
+def _heads(name: str) -> set[str]:
+    """The nouns a name may be called by: its last word, and the word before its "of" ("Institute of Technology")."""
+    words = name.casefold().split()
+    if len(words) < 2:
+        return set()
+    heads = {words[-1]}
+    if "of" in words[1:]:
+        heads.add(words[words.index("of", 1) - 1])
+    return heads
 
 
 def _without_place_class(words: list[str]) -> list[str]:
@@ -359,6 +396,79 @@ def _without_place_class(words: list[str]) -> list[str]:
     return words
 
 
+def _without_name_class(words: list[str]) -> list[str]:
+    """The name in "the comic character Bolt" or "the Hoofdklasse league"; else the words as they are.
+
+    After "the", lower-case words before a name say what kind of thing it is ("the club
+    SSD Potenza Calcio", "the river Ganges"), and so does a kind of group or place after it
+    (``NAME_CLASSES``): the name is what a memory finds the thing by.
+    """
+    described = _described_before(words)
+    if described:
+        return described
+    if len(words) < 3 or words[0].lower() != "the":
+        return words
+    rest = words[1:]
+    if rest[-1] in NAME_CLASSES and all(en.is_capitalised(w) or w[:1].isdigit() for w in rest[:-1]):
+        return rest[:-1]
+    kind = 0
+    while kind < len(rest) and rest[kind].isalpha() and rest[kind].islower():
+        kind += 1
+    name = rest[kind:]
+    if 1 <= kind <= 3 and name and en.is_capitalised(name[0]) and all(not w.islower() for w in name[-1:]):
+        if rest[kind - 1] not in en.STOPWORDS and rest[kind - 1] not in en.PREPOSITIONS:
+            return name
+    return words
+
+
+def _placed_name(words: list[str], ctx: TextContext) -> Subject | None:
+    """A name and where it is, as a subject: "Acharya Institute of Technology in Bangalore, India".
+
+    The subject is the name; (name, located in, place) comes with it, places written
+    "A, B" each within the next.
+    """
+    if "in" not in words[1:-1]:
+        return None
+    at = words.index("in", 1)
+    name, place = words[:at], words[at + 1 :]
+    if not all(en.is_capitalised(w) or w in _NAME_JOINERS for w in name) or not en.is_capitalised(name[-1]):
+        return None
+    if not all(en.is_capitalised(w) or w == "," for w in place) or _time_at(words, at) > at:
+        return None
+    subject = " ".join(_strip_determiners(name))
+    places = _object_names(place, ctx)
+    if not places:
+        return None
+    objects, within = _within_chain("located in", places, CLEAR, ctx)
+    links = [
+        Draft(subject, "located in", where, confidence=CLEAR, object_type=_types.PLACE) for where in objects
+    ] + within
+    return Subject(subject, None, links)
+
+
+def _described_before(words: list[str]) -> list[str] | None:
+    """The name after a description that opens a sentence: "Retired American fighter pilot Buzz Aldrin".
+
+    The description starts with a word the English word list knows (a name's first word
+    usually is not) and ends in a lower-case noun right before the name; a description of
+    at most four words.
+    """
+    if len(words) < 3 or not en.is_capitalised(words[0]) or not en.word_classes(words[0].lower()):
+        return None
+    if words[0].lower() in en.POSSESSIVES | en.DETERMINERS:
+        return None  # "Our group Connected Activists": an owner's thing, read as such
+    end = len(words)
+    while end > 0 and (en.is_capitalised(words[end - 1]) or words[end - 1] in _NAME_JOINERS):
+        end -= 1
+    name, kind = words[end:], words[:end]
+    if not name or not 1 <= len(kind) <= 4 or not en.is_capitalised(name[0]):
+        return None
+    last = kind[-1]
+    if not (last.isalpha() and last.islower() and "NOUN" in en.word_classes(last)):
+        return None
+    return name
+
+
 def _object_names(words: list[str], ctx: TextContext) -> list[str]:
     names: list[str] = []
     words = _without_place_class(words)  # "the cities of Saranac Lake and Lake Placid": each a name
@@ -366,7 +476,47 @@ def _object_names(words: list[str], ctx: TextContext) -> list[str]:
         name = _name_of(part, ctx)
         if name:
             names.append(name)
+    if _is_place_chain(words, names):
+        ctx.within[names[0]] = names[1:]
     return names
+
+
+def _is_place_chain(words: list[str], names: list[str]) -> bool:
+    """Whether names are written as a place and what it lies in: "Buffalo, Erie County, New York".
+
+    Only commas between capitalised names, no "and": a list of things is joined by "and"
+    ("Tom, Ann and Bob"). Whether the names are places is the verb's to say (``_emit``).
+    """
+    while words and words[-1] == ",":
+        words = words[:-1]
+    if len(names) < 2 or words.count(",") != len(names) - 1:
+        return False
+    return not any(w.lower() in {"and", "or", "&", "nor"} for w in words) and all(
+        en.is_capitalised(name) for name in names
+    )
+
+
+_LOCATIVE_ENDS = frozenset({"in", "at", "from", "near"})
+
+
+def _within_chain(predicate: str, objects: list[str], conf: float, ctx: TextContext) -> tuple[list[str], list[Draft]]:
+    """Split "in Buffalo, Erie County, New York" into the place (Buffalo) and what each part lies in.
+
+    Said after a locative verb ("located in", "born in", "part of"), names written
+    "A, B, C" place A within B and B within C; the subject is in A, and only A.
+    """
+    words = predicate.lower().split()
+    if not objects or not words or (words[-1] not in _LOCATIVE_ENDS and words[-2:] != ["part", "of"]):
+        return objects, []
+    chain = ctx.within.get(objects[0])
+    if not chain or objects[1 : 1 + len(chain)] != chain:
+        return objects, []
+    places = [objects[0], *chain]
+    links = [
+        Draft(inner, "located in", outer, confidence=conf, subject_type=_types.PLACE, object_type=_types.PLACE)
+        for inner, outer in zip(places, places[1:], strict=False)
+    ]
+    return [objects[0], *objects[1 + len(chain) :]], links
 
 
 def _owner_split(words: list[str], ctx: TextContext) -> tuple[str, str] | None:
@@ -378,15 +528,20 @@ def _owner_split(words: list[str], ctx: TextContext) -> tuple[str, str] | None:
     # The last possessive owns the rest: "my brother's wife" -> (Alice's brother, wife).
     for i in range(len(words) - 2, -1, -1):
         owner = en.possessive_owner(words[i])
+        if owner and words[i].endswith("s'") and all(en.is_capitalised(w) for w in words[: i + 2]):
+            break  # "Baku Turkish Martyrs' Memorial": a plural possessive inside a name is part of it
         if owner:
             owner_name = _name_of([*words[:i], owner], ctx)
             if owner_name:
                 return owner_name, " ".join(words[i + 1 :])
             break
-    if first == "my":
+    if first == "my" or (first == "our" and _appositive(" ".join(words[1:]))):
+        # "our dog Biscuit": a named member of the speaker's household is the speaker's, as "my dog Biscuit"
         return ctx.me, " ".join(words[1:])
     if first in {"his", "her"} and ctx.last_person:
         return ctx.last_person, " ".join(words[1:])
+    if first == "its" and ctx.topic:
+        return ctx.topic, " ".join(words[1:])
     lowered = [w.lower() for w in words]
     if "of" in lowered:
         k = lowered.index("of")
@@ -419,6 +574,9 @@ def _appositive(head: str) -> tuple[str, str] | None:
 
 
 def _subjects(words: list[str], ctx: TextContext) -> list[Subject]:
+    placed = _placed_name(words, ctx) if "and" not in words else None
+    if placed:
+        return [placed]
     words = [w for w in words if w != ","]
     while words and words[-1].lower() in {"both", "all", "each", "together", "too", "also"}:
         words = words[:-1]
@@ -467,6 +625,8 @@ def _subjects(words: list[str], ctx: TextContext) -> list[Subject]:
             subject_type=_types.PERSON if owner == ctx.me else None,
         )
         return [Subject(name, _types.PERSON if role else None, [link])]
+    if lowered == ["it"] and ctx.topic:
+        return [Subject(ctx.topic, referred=True)]
     resolved = _name_of(words, ctx)
     if not resolved:
         return []
@@ -487,6 +647,9 @@ def _subject_end(ws: list[str], i: int) -> int:
     while j < n:
         w = ws[j]
         lw = w.lower()
+        if w == "," and _places_the_subject(ws, i, j):
+            j += 1  # "Acharya Institute of Technology in Bangalore, India was ...": the place goes on
+            continue
         if w in {",", ";", ":"}:
             break
         if j > i:
@@ -512,6 +675,15 @@ def _subject_end(ws: list[str], i: int) -> int:
                     break  # "Alice tweets ...": an unknown word after a name is its verb.
         j += 1
     return j
+
+
+def _places_the_subject(ws: list[str], i: int, comma: int) -> bool:
+    """Whether the comma at ``comma`` goes on placing a subject "X in A, B" before its verb."""
+    words = ws[i:comma]
+    if "in" not in words[1:] or not en.is_capitalised(words[-1]) or not _name_then_verb(ws, comma + 1):
+        return False
+    at = len(words) - 1 - words[::-1].index("in")
+    return all(en.is_capitalised(w) for w in words[at + 1 :])
 
 
 def _take_object(ws: list[str], k: int) -> int:
@@ -568,6 +740,15 @@ def _take_object(ws: list[str], k: int) -> int:
             break  # "knows Lua well": how well, not what
         if j > k and lw in {"now", "today", "anymore", "too", "either", "again", "already", "though"}:
             break
+        if j > k and lw in en.BE_FORMS:
+            break  # "which serves the city of Amsterdam is located at …": the main clause's verb
+        if (
+            j > k
+            and _lw(ws, j + 1) in {"by", "in", "at", "from", "with"}
+            and ws[j - 1].islower()
+            and _is_participle(w, fronted=False)
+        ):
+            break  # "a film directed by Paul Dunmore": the participle phrase describes the object
         if j > k and lw == "any" and _lw(ws, j + 1) == "more":
             break
         if j > k and _is_adverb(w) and w.lower().endswith("ly") and ws[j - 1].lower() not in NOUN_DETERMINERS:
@@ -643,6 +824,34 @@ def _instruments(objects: list[str], base: str, ctx: TextContext) -> bool:
     )
 
 
+def _place_within(
+    ws: list[str],
+    start: int,
+    objects: list[str],
+    obj_words: list[str],
+    predicate: str,
+    conf: float,
+    ctx: TextContext,
+) -> tuple[list[Draft], int]:
+    """(place, located in, Y) for "in Y" right after an object that is a place, and where Y ends.
+
+    The object is a place when the verb says where ("located at", "play in"), a kind of
+    place is written before it ("the city of Antwerp") or it is a known place; "met Tom in
+    Paris" places the meeting, not Tom.
+    """
+    if not objects or _lw(ws, start) != "in" or _time_at(ws, start) > start:
+        return [], start
+    place = objects[-1]
+    locative = predicate.lower().split()[-1:] in (["in"], ["at"], ["from"])
+    if not (locative or any(w in PLACE_CLASSES for w in obj_words) or _types.guess_type(place) == _types.PLACE):
+        return [], start
+    stop = _take_object(ws, start + 1)
+    names = [name for name in _object_names(_strip_determiners(ws[start + 1 : stop]), ctx) if en.is_capitalised(name)]
+    if not names or not en.is_capitalised(place):
+        return [], start
+    return _emit([Subject(place, _types.PLACE)], "located in", names, False, min(conf, FALLBACK), None, ctx), stop
+
+
 def _tail_relations(
     ws: list[str],
     start: int,
@@ -691,6 +900,8 @@ def _tail_relations(
                 elif lw == "with" and base in MAKING_VERBS and _instruments(objects, base, ctx):
                     wording = "use" if neg else ("used" if verb == en.past_tense(base) else "uses")
                     drafts += _emit(subjects, wording, objects, neg, min(conf, FALLBACK), valid_from, ctx, "use")
+                elif base == "have" and lw == "in":
+                    pass  # "has a home ground in Rome": where the thing had is, not a relation of the subject
                 else:
                     drafts += _emit(
                         subjects, f"{verb} {lw}", objects, neg, min(conf, FALLBACK), valid_from, ctx, f"{base} {lw}"
@@ -796,6 +1007,7 @@ def _emit(
     ``language.types`` are written for base forms.
     """
     drafts: list[Draft] = []
+    objects, places = _within_chain(predicate, objects, conf, ctx)
     for subject in subjects:
         produced = [
             _typed(
@@ -816,7 +1028,8 @@ def _emit(
         ]
         if produced:
             produced[-1].extras.extend(subject.extras)
-            subject.extras = []
+            produced[-1].extras.extend(places)
+            subject.extras, places = [], []
         drafts += produced
     return drafts
 
@@ -979,6 +1192,10 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
         if be and not en.is_gerund(lw):
             if en.is_participle(lw) or lw == "born":
                 k += 1
+                dated = _time_at(ws, k)
+                if dated > k and _lw(ws, dated) == "by" and lw != "born":
+                    # "was written in 1954 by Margaret Ellery": when, then who.
+                    valid_from, k = " ".join(ws[k:dated]), dated
                 if _lw(ws, k) == "by" and lw != "born":
                     # Passive: "Dune was written by Frank Herbert" -> (Frank Herbert, wrote, Dune).
                     end = _take_object(ws, k + 1)
@@ -1027,6 +1244,8 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                 break
             elif lw in en.PARTICLES and lw not in {"of", "as", "by", "like"}:
                 # "is from" -> come from; "has been to" -> go to; else "be in", "be at" ...
+                if lw == "to" and be != "been":
+                    break  # "is to the west", "is to be held": no "has been to"
                 predicate = {"from": "come from", "to": "go to"}.get(lw, f"be {lw}")
                 k += 1
                 clear = True
@@ -1055,6 +1274,12 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                 if tail_time:
                     state.valid_from = tail_time
                 drafts += _copula(subj_words, subjects, obj_words, neg, state, ctx)
+                workplace = _workplace(ws, end, obj_words, ctx)
+                if workplace:
+                    # "Clara is a pediatric nurse at St. Mary's Hospital": she also works there.
+                    wording, places, k = workplace
+                    conf = _confidence("work", state, clear=True)
+                    drafts += _emit(subjects, wording, places, neg, conf, state.valid_from, ctx, wording)
                 if not _continues(ws, k):
                     break
                 k += 1
@@ -1128,10 +1353,63 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                 k += 1
             predicate += complement
             base += complement
+        born_on = predicate == "born on" and _time_at(ws, k - 1) > k
+        if born_on or (predicate == "born" and _time_at(ws, k) > k):
+            # "born on March 15, 1932 in Wheeler, Texas": the date, then the place.
+            predicate = "born on"
+            date_end = _time_at(ws, k - 1) if born_on else _time_at(ws, k)
+            date = " ".join(ws[k:date_end]).replace(" ,", ",")
+            drafts += _emit(subjects, predicate, [date], neg, CLEAR, None, ctx, predicate)
+            if _lw(ws, date_end) != "in" or _time_at(ws, date_end) > date_end:
+                k, _ = _skip_tail(ws, date_end, state)
+                if not _continues(ws, k):
+                    break
+                k += 1
+                continue
+            predicate = base = "born in"
+            k = date_end + 1
         end = _take_object(ws, k)
         obj_words = ws[k:end]
         if len(obj_words) >= 2 and obj_words[0].lower() in INDIRECT_PRONOUNS:
             obj_words = obj_words[1:]  # "taught myself Python": Python is what was taught
+        had_as = _had_as(ws, k) if base == "have" and not be else None
+        if had_as:
+            # "Ajoblanco has bread as an ingredient" -> (Ajoblanco, ingredient, bread).
+            role, what, end = had_as
+            drafts += _emit(subjects, role, what, neg, _confidence("have", state, clear=True), valid_from, ctx)
+            k, _ = _skip_tail(ws, end, state)
+            if not _continues(ws, k):
+                break
+            k += 1
+            continue
+        measure = (_measure_at(ws, k) or _count_at(ws, k)) if base == "have" and not be else None
+        if measure:
+            # "The airport has a runway length of 3800" -> (airport, runway length, 3800).
+            conf = _confidence("have", state, clear=True)
+            while measure:
+                attribute, value, end = measure
+                drafts += _emit(subjects, attribute, [value], neg, conf, valid_from, ctx)
+                # "an elevation of 210 metres (above sea level) and a runway length of 1,533 metres": both had.
+                following = end
+                while following < n and following - end < 4 and ws[following].islower() and ws[following] != "and":
+                    following += 1
+                measure = (
+                    (_measure_at(ws, following + 1) or _count_at(ws, following + 1))
+                    if _lw(ws, following) == "and"
+                    else None
+                )
+                end = following if measure else end
+            if _lw(ws, end) == "and" and end + 1 < n and not _is_verbish(ws[end + 1]):
+                # "70634 members and a home ground": what follows the "and" is had too.
+                k = end + 1
+                end = _take_object(ws, k)
+                obj_words = ws[k:end]
+            else:
+                k, _ = _skip_tail(ws, end, state)
+                if not _continues(ws, k):
+                    break
+                k += 1
+                continue
         if obj_words and _lw(ws, end) in NAMING_WORDS and not be:
             # "I have a cat named Whiskers" -> (me, cat, Whiskers): the name is the entity.
             name_end = end + 1
@@ -1175,6 +1453,14 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
             if is_activity and draft.object in objects:
                 draft.object_type = _types.ACTIVITY
         drafts += produced
+        within, after_place = _place_within(ws, tail_start, objects, obj_words, predicate, conf, ctx)
+        if within:
+            # "serves the city of Antwerp in Belgium", "located at Ícolo e Bengo in Angola":
+            # the "in" places the place, not the subject.
+            drafts += within
+            tail_start = after_place
+            if k < after_place:
+                k, _ = _skip_tail(ws, after_place, state)
         if objects and (not be or en.is_gerund(lw)):
             # Not after a passive or copula ("born in Seattle in 2019"); a progressive is
             # an ordinary verb ("is building a plugin system with Wasmtime").
@@ -1199,14 +1485,14 @@ def _objectless(
     * an ability: "I can't swim" -> (know how to, swim), negated like 我不会游泳;
     * a habit: "I run every morning" / "I don't smoke" -> (does, running) / (do, smoking).
     """
-    if word in EVENT_WORDS and not have:
+    if (word in EVENT_WORDS or (word in DATED_EVENTS and be)) and not have:
         date = _DATE.search(when or "")
         if date:
             parts = (when or "").split(" ", 1)
             stated = parts[0].lower() in {"in", "on"} and len(parts) > 1
             prep, rest = (parts[0].lower(), parts[1]) if stated else ("in", when or "")
             return f"{word} {prep}", rest, f"{en.lemma(word)} {prep}"
-        if be and be not in {"been", "being"}:
+        if be and be not in {"been", "being"} and word in EVENT_WORDS:
             return "is", word, "be"
         return None
     if base not in ACTIVITY_VERBS or be or have:
@@ -1218,6 +1504,103 @@ def _objectless(
     if modal is None and word in {base, en.third_person(base)}:
         return ("do" if neg else "does", en.gerund(base), "do")
     return None
+
+
+def _is_number(word: str) -> bool:
+    """Whether a word is written as a number or a code of digits ("3800", "1,533", "-3.3528", "0-7156-3648-0")."""
+    return word[:1].isdigit() or (word[:1] == "-" and word[1:2].isdigit())
+
+
+def _count_at(ws: list[str], k: int) -> tuple[str, str, int] | None:
+    """Read "23900 members" / "16,000 students" after "has" as (number of members, 23900, end).
+
+    The count is written in digits and what is counted is a plural noun (with at most one
+    word before it): "has 3 kids" -> (number of kids, 3).
+    """
+    if not _is_number(_lw(ws, k)):
+        return None
+    end = k + 1
+    while end < len(ws) and end - k <= 2 and ws[end].isalpha() and ws[end].islower() and ws[end] not in en.STOPWORDS:
+        end += 1
+    counted = [w.lower() for w in ws[k + 1 : end]]
+    if not counted or en.singular(counted[-1]) == counted[-1] or _lw(ws, end) == "of":
+        return None  # "18 grams of carbs": a measure of something else
+    return "number of " + " ".join(counted), ws[k], end
+
+
+def _had_as(ws: list[str], k: int) -> tuple[str, list[str], int] | None:
+    """Read "bread as an ingredient" / "chili pepper as one of its ingredients" after "has".
+
+    Returns (role, the names had in it, end). The role is a lower-case noun phrase after
+    "as" and a determiner; its head noun, singular, is the predicate.
+    """
+    end = _take_object(ws, k)
+    if end <= k or _lw(ws, end) != "as":
+        return None
+    j = end + 1
+    if [_lw(ws, j), _lw(ws, j + 1)] == ["one", "of"]:
+        j += 2
+    determined = _lw(ws, j) in en.DETERMINERS | en.POSSESSIVES
+    j += determined
+    start = j
+    while j < len(ws) and j - start < 3 and ws[j].isalpha() and ws[j].islower() and ws[j] not in en.STOPWORDS:
+        j += 1
+    if j == start or (j < len(ws) and ws[j] not in {",", "and", ";"}):
+        return None
+    head = en.singular(ws[j - 1])
+    if not determined and head == ws[j - 1]:
+        return None  # "as ingredients" names a role; "as usual", "as well" do not
+    # Adjectives say how important the role is, not which: "one of its important ingredients".
+    role = [w for w in ws[start : j - 1] if "NOUN" in en.word_classes(w)] + [head]
+    names = [name for name in (_strip_determiners(part) for part in _split_list(ws[k:end])) if name]
+    return " ".join(role), [" ".join(name) for name in names], j
+
+
+def _workplace(ws: list[str], end: int, obj_words: list[str], ctx: TextContext) -> tuple[str, list[str], int] | None:
+    """Where "a nurse at St. Mary's Hospital" works: ("works at", names, where they end), else None.
+
+    After "is a/an <occupation>", "at"/"for" a name is the employer and "in" a name the
+    place of work.
+    """
+    if len(obj_words) < 2 or obj_words[0].lower() not in {"a", "an"} or _lw(ws, end) not in {"at", "for", "in"}:
+        return None
+    kind = obj_words[1:]
+    if not all(w.isalpha() and w.islower() for w in kind) or not is_occupation(" ".join(kind[-2:])):
+        if not is_occupation(kind[-1]):
+            return None
+    stop = _take_object(ws, end + 1)
+    names = [name for name in _object_names(_strip_determiners(ws[end + 1 : stop]), ctx) if en.is_capitalised(name)]
+    if not names:
+        return None
+    return ("works in" if _lw(ws, end) == "in" else "works at"), names, stop
+
+
+def _measure_at(ws: list[str], k: int) -> tuple[str, str, int] | None:
+    """Read "a runway length of 3800 metres" / "an ISSN number of 1046-8188" at ``k``.
+
+    Returns (attribute, value, end). The value starts with a digit and keeps the unit
+    words written after it ("210 metres above sea level"), up to "and", a comma or the
+    end; "a lot of friends", "a team of engineers" name what is had, no measure.
+    """
+    if _lw(ws, k) not in {"a", "an", "the"}:
+        return None
+    at = next((j for j in range(k + 2, min(k + 5, len(ws))) if _lw(ws, j) == "of" or _is_number(ws[j])), None)
+    if at is None:
+        return None
+    # "a runway length of 3800", or the value right after the attribute: "the ISBN number 0-7156-3648-0".
+    value_at = at + 1 if _lw(ws, at) == "of" else at
+    if value_at >= len(ws) or not _is_number(ws[value_at]):
+        return None
+    attribute = ws[k + 1 : at]
+    # Lower-case words or acronyms: "a Tesla Model 3" is a car, not a model numbered 3.
+    if not attribute or any(not (w.isupper() or (w.isalpha() and w.islower())) or w in en.STOPWORDS for w in attribute):
+        return None
+    end = value_at + 1
+    while end < len(ws) and end - value_at <= 3 and ws[end].isalpha() and ws[end].islower():
+        if ws[end] in en.STOPWORDS or ws[end] in en.PREPOSITIONS:
+            break
+        end += 1
+    return " ".join(w if w.isupper() else w.lower() for w in attribute), " ".join(ws[value_at:end]), end
 
 
 def _named(subjects: list[Subject], kind: str, name: str, neg: bool, state: State, ctx: TextContext) -> list[Draft]:
@@ -1313,7 +1696,36 @@ def _read_clause(ws: list[str], state: State, ctx: TextContext) -> list[Draft]:
             ctx.last_person = subject.name
         elif _types.guess_type(subject.name) == _types.PERSON:
             ctx.last_person = subject.name
-    return _read_predicates(ws, end, subj_words, state, ctx)
+    drafts = _read_predicates(ws, end, subj_words, state, ctx)
+    if any(subject.referred for subject in state.subjects):
+        # "It has 500 employees" is said of Acme; "It is great", "it was fun" may be said of
+        # anything (the day, the trip): only a named or counted object is kept.
+        drafts = [draft for draft in drafts if _names_something(draft.object)]
+    for subject in state.subjects:
+        if _may_be_topic(subject, ctx) and any(draft.subject == subject.name for draft in drafts):
+            ctx.topic = subject.name
+    return drafts
+
+
+def _may_be_topic(subject: Subject, ctx: TextContext) -> bool:
+    """Whether "it" may refer to a subject later: a named thing that said something, not a person.
+
+    A single word the English word list knows is no name at the start of a clause
+    ("Thanks, it was great", "Yeah, it's special to me").
+    """
+    name = subject.name
+    if subject.type == _types.PERSON or name == ctx.me or not en.is_capitalised(name) or "'s " in name:
+        return False
+    first = name.split()[0].lower()
+    if _types.guess_type(name) == _types.PERSON or first in en.STOPWORDS or first in _LEAD_INS:
+        return False  # "Our kids", "Yeah": no name
+    return " " in name or not en.word_classes(first)
+
+
+def _names_something(phrase: str) -> bool:
+    """Whether a phrase is a name or a count ("Boston", "500 employees"), not a description ("great")."""
+    first = phrase.split()[0] if phrase.split() else ""
+    return en.is_capitalised(first) or any(ch.isdigit() for ch in first)
 
 
 def _looks_like_clause(ws: list[str], i: int) -> bool:
@@ -1345,13 +1757,25 @@ def _and_starts_clause(ws: list[str], i: int, current: list[str]) -> bool:
     and a pronoun plus verb follows. "My brother and I both love hiking" has no verb
     before "and", so there "and I" is part of the subject.
     """
-    if not _starts_clause(ws, i) or not any(_is_verbish(w) for w in current[1:]):
+    if not any(_is_verbish(w) for w in current[1:]):
+        return False
+    if current and current[-1] == "," and _names_a_subject(ws, i + 1):
+        return True  # "I'm allergic to shellfish, and my husband Omar is vegetarian"
+    if not _starts_clause(ws, i):
         return False
     j = i + 1
     while _lw(ws, j) not in {"i", "he", "she", "we", "they"}:
         j += 1
     nxt = ws[j + 1]
     return _is_verbish(nxt) or _is_adverb(nxt) or nxt.lower() in en.HEDGES
+
+
+def _names_a_subject(ws: list[str], i: int) -> bool:
+    """Whether a possessive or capitalised noun phrase and its verb start at ``i`` ("my husband Omar is")."""
+    first = _lw(ws, i)
+    if first not in {"my", "our", "his", "her", "their"} and not en.is_capitalised(ws[i] if i < len(ws) else ""):
+        return False
+    return _looks_like_clause(ws, i)
 
 
 def _clauses(ws: list[str]) -> list[list[str]]:
@@ -1418,6 +1842,8 @@ class _Relative:
 
     def as_clause(self) -> list[str] | None:
         """The clause it states of its name, or None."""
+        if self.kind == "whose":
+            return self._of_what_it_has()
         if self.kind != "where":
             return [*self.antecedent, *self.words] if self.words else None
         words = self.words
@@ -1433,6 +1859,16 @@ class _Relative:
         if len(words) >= 2 and _is_verbish(words[-1]) and words[-1].lower() not in en.BE_FORMS:
             return [*words, "in", *self.antecedent]  # my sister lives (in it)
         return None
+
+    def _of_what_it_has(self) -> list[str] | None:
+        # "Athens, whose mayor is Giorgos Kaminis": the mayor of Athens is Giorgos Kaminis.
+        words = self.words
+        verb = next((k for k, w in enumerate(words) if _is_verbish(w)), None)
+        if verb is None or not 1 <= verb <= 3 or verb + 1 >= len(words):
+            return None
+        if any(en.is_capitalised(w) or not w.replace("-", "").isalpha() for w in words[:verb]):
+            return None
+        return ["the", *words[:verb], "of", *self.antecedent, *words[verb:]]
 
 
 _POSSESSIVE_OPENERS = frozenset({"my", "our", "his", "her", "their"})
@@ -1506,7 +1942,8 @@ def _participial_clauses(ws: list[str]) -> tuple[list[str], list[list[str]]]:
     has died" say where someone was born; the phrase becomes "Eric Flint was born in
     Burbank, California", and the rest of the sentence is read without it.
     """
-    if _is_participle(ws[0] if ws else "", fronted=True):
+    if _is_participle(ws[0] if ws else "", fronted=True) and (_lw(ws, 1) in en.PREPOSITIONS or _lw(ws, 0) == "born"):
+        # "Born in …", "Founded in 1998, …", "Operated by …"; not "Given the rain, …"
         comma = next((k for k in range(len(ws) - 1, 0, -1) if ws[k] == "," and _name_then_verb(ws, k + 1)), None)
         if comma is not None:
             name = _leading_name(ws[comma + 1 :])
@@ -1520,12 +1957,45 @@ def _participial_clauses(ws: list[str]) -> tuple[list[str], list[list[str]]]:
     return ws, []
 
 
+def _without_fronted_phrase(ws: list[str]) -> list[str]:
+    """The sentence without a verbless phrase fronted before its subject, else as it is.
+
+    "From Spain, Ajoblanco has bread as an ingredient", "A popular food in Indonesia, Beef
+    kway teow originates from Singapore", "Containing raisins, Bionico is found in Jalisco":
+    the phrase describes the subject; the clause after the comma is what the sentence states.
+    Not a name ("Anna, my sister, lives in Rome"), a pronoun or a time ("In 2019, ...").
+    """
+    comma = next((k for k, w in enumerate(ws[:10]) if w == ","), None)
+    if comma is None or _time_at(ws, 0) >= comma:
+        return ws
+    front, rest = ws[:comma], ws[comma + 1 :]
+    first = front[0].lower()
+    readings = en.word_classes(first)
+    opens_a_phrase = (
+        first in en.PREPOSITIONS
+        or first in en.DETERMINERS
+        or en.is_gerund(first)
+        or _is_participle(front[0], fronted=True)  # "Given the rain, …" (one said of a name is read before)
+        or (len(front) == 1 and "ADV" in readings)
+        # "Part of Columbian cuisine": a noun and what it is part of; one word ("Tom,") may be a name
+        or ("NOUN" in readings and any(w.lower() in en.PREPOSITIONS for w in front[1:]))
+    )
+    if not opens_a_phrase or first in en.PRONOUNS or any(_is_verbish(w) for w in front[1:]):
+        return ws
+    if not rest or not en.is_capitalised(rest[0]) or rest[0].lower() in en.PRONOUNS:
+        return ws
+    return rest if _looks_like_clause(rest, 0) else ws
+
+
 def _is_participle(word: str, *, fronted: bool) -> bool:
     """Whether a word opens a participle phrase: "born", or a past participle of a known verb."""
     if fronted and not en.is_capitalised(word):
         return False
     w = word.lower()
-    return w == "born" or (w.endswith("ed") and (en.is_verb(w) or en.is_inflected_verb(w)) and w not in en.BE_FORMS)
+    if w in en.BE_FORMS or w in en.HAVE_FORMS:
+        return False
+    # "Founded in 1998, …", "Written in 1954 by …": a regular or irregular past participle.
+    return w == "born" or (w.endswith("ed") and (en.is_verb(w) or en.is_inflected_verb(w))) or en.is_participle(w)
 
 
 def _name_then_verb(ws: list[str], i: int) -> bool:
@@ -1562,6 +2032,9 @@ def _relative_antecedent(before: list[str], ws: list[str], i: int) -> list[str] 
     kind = ws[i].lower()
     if kind in {"which", "who"}:
         if not _is_verbish(_lw(ws, i + 1) or ""):
+            return None
+    elif kind == "whose":
+        if i + 1 >= len(ws) or en.is_capitalised(ws[i + 1]):
             return None
     elif kind != "where":
         return None
@@ -1648,6 +2121,7 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     # Appositions and participle phrases said of a name come out of the sentence as clauses of their own.
     ws, described = _appositions(en.words(text))
     ws, participial = _participial_clauses(ws)
+    ws = _without_fronted_phrase(ws)
     ws, reduced = _reduced_relative_of_subject(ws)
     state = State(subjects=[])
     drafts: list[Draft] = []
@@ -1657,6 +2131,9 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
         drafts += read
     _leaving_for(drafts)
     for draft in (d for top in drafts for d in (top, *top.extras)):
+        for name in (draft.subject, draft.object):
+            if en.is_capitalised(name) and "'s " not in name and name not in ctx.mentioned:
+                ctx.mentioned.append(name)
         _leaving_says_no_longer(draft)
         if draft.valid_from and _is_schedule(draft.valid_from):
             draft.schedule, draft.valid_from = draft.valid_from, None

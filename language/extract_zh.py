@@ -570,7 +570,7 @@ def _split_coordination(toks: list[Tok]) -> list[list[Tok]]:
 def _object_names(toks: list[Tok], ctx: TextContext) -> list[tuple[str, str | None]]:
     names: list[tuple[str, str | None]] = []
     for part in _split_coordination(toks):
-        part = _strip_np(part)
+        part = _proper_head(_strip_np(part))
         if not part:
             continue
         if len(part) == 1 and _VERB_COUNT.match(part[0].w):
@@ -584,6 +584,25 @@ def _object_names(toks: list[Tok], ctx: TextContext) -> list[tuple[str, str | No
             continue
         names.append((_surface(part, ctx), None))
     return names
+
+
+_PLACE_OR_BODY_FLAGS = frozenset({"ns", "nt"})
+
+
+def _proper_head(part: list[Tok]) -> list[Tok]:
+    """An object phrase without the description before its place or organisation's name.
+
+    毕业于中国八大美院之一的西安美术学院 -> 西安美术学院, 来到风景秀丽的杭州 -> 杭州: what
+    comes before 的 describes the named place or body; it is no part of its name. A person
+    before 的 owns what follows, and stays.
+    """
+    last_de = max((k for k, tok in enumerate(part) if tok.w == "的"), default=-1)
+    head = part[last_de + 1 :]
+    if last_de < 1 or not head or head[0].f not in _PLACE_OR_BODY_FLAGS:
+        return part
+    if any(tok.f in _PERSON_HEADS | _PERSON_NAME_FLAGS for tok in part[:last_de]):
+        return part  # 司马师的城西军营: an owner, whose the camp is
+    return head if all(_is_nominal(tok) and tok.f != "r" for tok in head) else part
 
 
 @dataclass
@@ -600,6 +619,60 @@ class Subject:
     owner_pos: str | None = None
 
 
+_EDGE_FLAGS = frozenset({"c", "t", "TIME", "ASP", "u", "uj", "ul", "uz", "ug", "uv", "ud", "y", "e"})
+"""Tags of words that never open or close a name: conjunctions, time words, aspect, particles.
+
+A preposition closes none either (陈浩民在); one that opens the phrase makes it an adverbial
+with the subject left out (在浙江卫视), which ``language.acceptance`` reads as such.
+"""
+_PROPER_FLAGS = frozenset({"NAME", "nr", "nrfg", "nrt", "ns", "nt", "nz", "x_latin"})
+_PERSONAL_PRONOUNS = FIRST_PERSON | THIRD_PERSON | UNRESOLVABLE | {"自己"}
+
+
+def _without_function_edges(toks: list[Tok]) -> list[Tok]:
+    """A noun phrase without the function words at its edges (而陈坤 -> 陈坤, 元奎此次 -> 元奎).
+
+    Cut by part of speech: a conjunction, time word or particle opens or closes no name;
+    nor does a set phrase before a proper name (按理说汉唐), nor a pronoun that is no person
+    after a name (此次). What opens a phrase is cut only when a name or person is left (当代 +
+    集团 is a name of its own), and the phrase is kept whole when no nominal word of two
+    characters or more would be left: then jieba has cut a name into pieces (张 + 地).
+    """
+    start, end = 0, len(toks)
+    while start < end and (
+        toks[start].f in _EDGE_FLAGS or _set_phrase_before_name(toks, start) or _number_before_name(toks, start)
+    ):
+        start += 1
+    if not any(tok.f in _PROPER_FLAGS | {"ME", "r"} for tok in toks[start:]):
+        start = 0
+    while end > start and (
+        toks[end - 1].f in _EDGE_FLAGS | {"p"}
+        or (toks[end - 1].f == "r" and end - 1 > start and toks[end - 1].w not in _PERSONAL_PRONOUNS)
+    ):
+        end -= 1
+    kept = toks[start:end]
+    if not any((_is_nominal(tok) or tok.f == "ME") and len(tok.w) >= 2 for tok in kept):
+        return toks
+    return kept
+
+
+def _set_phrase_before_name(toks: list[Tok], k: int) -> bool:
+    """Whether ``toks[k]`` is a set phrase (jieba's l) right before a proper name: 按理说 + 汉唐."""
+    return toks[k].f == "l" and k + 1 < len(toks) and toks[k + 1].f in _PROPER_FLAGS
+
+
+_NUMBERED_NAME_FLAGS = frozenset({"NAME", "nr", "nrfg", "ns", "nt"})
+
+
+def _number_before_name(toks: list[Tok], k: int) -> bool:
+    """Whether ``toks[k]`` is a bare number glued before a person's, place's or body's name: 536 + 成都.
+
+    A list's or a page's number, not part of the name; a brand that opens with a number goes
+    on in a common word or abbreviation (58 + 同城, 360 + 公司).
+    """
+    return toks[k].w.isdigit() and k + 1 < len(toks) and toks[k + 1].f in _NUMBERED_NAME_FLAGS
+
+
 def _split_owner(toks: list[Tok]) -> tuple[list[Tok], list[Tok], bool] | None:
     """Split "A的B" (or 我妈妈) into owner A and the rest; None when there is no owner.
 
@@ -613,6 +686,8 @@ def _split_owner(toks: list[Tok]) -> tuple[list[Tok], list[Tok], bool] | None:
         owner = toks[:k]
         if _kin_of(owner):
             return owner, toks[k + 1 :], True  # 我姐姐的丈夫: the sister is the owner, whole
+        if owner and toks[0].w.isdigit():
+            return None  # 87红楼梦首播的…: a number (a list's, a page's) owns nothing
         if owner and all(_is_name_like(t) and t.f not in {"a", "m"} for t in owner):
             return owner, toks[k + 1 :], True
         if _is_name_like(toks[0]) and toks[0].f in {"ME", "NAME", "nr", "nrfg", "r", "x_latin", "nz", "nt", "ns"}:
@@ -629,6 +704,29 @@ def _split_owner(toks: list[Tok]) -> tuple[list[Tok], list[Tok], bool] | None:
     ):
         return toks[:1], toks[1:], True
     return None
+
+
+_PERSON_NAME_FLAGS = frozenset({"NAME", "nr", "nrfg", "nrt"})
+_NUMERAL_FLAGS = frozenset({"m", "mq"})
+
+
+def _described_person(toks: list[Tok]) -> Tok | None:
+    """The person's name at the end of a noun phrase that only describes them, else None.
+
+    96岁的资深演员侯焕玲 (an age), 时任扬州刺史的文钦 (a post held then), 三子胡观 (a rank
+    among siblings), 女歌手林悦 (an occupation): the words before the name say who the person
+    is, they own nothing. A person before the name (我的朋友小张, 张三李四) keeps the owner reading;
+    a one-character "name" is jieba's guess inside a longer word (合肥群鑫投资).
+    """
+    if len(toks) < 2 or toks[-1].f not in _PERSON_NAME_FLAGS or len(toks[-1].w) < 2:
+        return None
+    modifiers = toks[:-1]
+    if any(tok.f in _PERSON_HEADS | _PERSON_NAME_FLAGS or tok.f == "c" for tok in modifiers):
+        return None
+    describes = any(
+        tok.w == "的" or tok.f in _NUMERAL_FLAGS or tok.w.isdigit() or is_occupation(tok.w) for tok in modifiers
+    )
+    return toks[-1] if describes else None
 
 
 def _kin_of(owner: list[Tok]) -> bool:
@@ -673,8 +771,9 @@ def _subject(toks: list[Tok], ctx: TextContext) -> list[Subject]:
     toks = [t for t in toks if t.f not in {"d", "MOST"}]
     while toks and (toks[0].w in DEMONSTRATIVES):
         toks = toks[1:]
-    if not toks:
-        return []
+    toks = _without_function_edges(toks)
+    if not toks or all(tok.f in _NUMERAL_FLAGS or tok.w.isdigit() for tok in toks):
+        return []  # 3、朱茵: a list's number is nobody
     # 我和小王都喜欢火锅: one subject per coordinated name (only without 的). Only a
     # coordinator splits, so each part is read once, without one (a conjunction that
     # does not coordinate, 而 or 因为, used to send the same tokens back here forever).
@@ -703,6 +802,10 @@ def _subject(toks: list[Tok], ctx: TextContext) -> list[Subject]:
             if owner:
                 extras.append(Draft(owner, toks[-2].w, name, confidence=CLEAR, object_type=_types.PERSON))
         return [Subject(name, "NAME", extras, _types.PERSON)]
+    described = _described_person(toks)
+    if described is not None:
+        # 96岁的资深演员侯焕玲 / 时任扬州刺史的文钦: the age or post describes the person, it owns nothing.
+        return [Subject(described.w, "NAME", [])]
     split = _split_owner(toks)
     if split and split[1]:
         owner_toks, rest, _direct = split
@@ -763,6 +866,8 @@ class State:
     renamed: bool = False
     # A wish (希望, 想要) was stated: the clauses that continue it state nothing either.
     irrealis: bool = False
+    # The clause being read: a date stated in an earlier one is no date of this one's event.
+    clause: str = ""
 
 
 def _take_subject(toks: list[Tok], i: int) -> int:
@@ -941,6 +1046,8 @@ def _read_copula(toks: list[Tok], k: int, state: State, ctx: TextContext) -> lis
             # 我妈妈是医生: a property of the mother, not her identity.
             subjects = _subject(subj_toks, ctx)
             state.subjects = subjects
+            if not _names_a_kind(right):
+                return []
             return _emit(state, "是", right, neg, conf, ctx, state.valid_from)
         drafts = [
             Draft(
@@ -988,7 +1095,53 @@ def _read_copula(toks: list[Tok], k: int, state: State, ctx: TextContext) -> lis
                     )
                     for s in subjects
                 ]
+    if not _names_a_kind(right):
+        return []  # 是不太适合的 / 是胡力写的词: a verdict or a clause says what the subject is like, not what it is
     return _emit(state, "是", right, neg, conf, ctx, state.valid_from)
+
+
+_DEGREE_ADVERBS = tuple(sorted(words("zh", "degree_adverbs")))
+_KIND_HEAD_FLAGS = frozenset({"NAME", "x_latin", "ME", "TIME", "j", "l", "vn", "m", "mq", "r", "g", "eng"})
+"""Tags that may close a noun phrase besides jieba's nouns (n, nr, ns, ...): a name, an abbreviation, a number."""
+_CLAUSE_FLAGS = frozenset({"COP", "NEG", "p"})
+"""Tags no noun phrase holds anywhere: a second copula (还是), a negation, a preposition (被洗脑的)."""
+
+
+def _names_a_kind(obj: list[Tok]) -> bool:
+    """Whether a copula's complement is a noun phrase, the kind the subject is (一名歌手, 独立的工作室).
+
+    Not a verdict (不太适合的, 体格柔弱而性格强烈, 太棒了), nor a relative clause
+    (胡力写的词: someone wrote the words), nor a verb phrase (专业生产船舶漆). A coordination
+    is one only when every part is: a part that is no noun phrase means the cut was wrong.
+    """
+    while obj and (obj[-1].w in PARTICLES or obj[-1].f in {"ASP", "y", "uj", "ul"}):
+        obj = obj[:-1]
+    parts = _split_coordination(obj)
+    return bool(parts) and all(_is_noun_phrase(_strip_np(part)) for part in parts)
+
+
+def _is_noun_phrase(part: list[Tok]) -> bool:
+    """A phrase with a nominal head, no clause words, and no verb before its last 的."""
+    if not part:
+        return False
+    head = part[-1]
+    if not (head.f.startswith("n") or head.f in _KIND_HEAD_FLAGS):
+        return False
+    if any(tok.f in _CLAUSE_FLAGS for tok in part):
+        return False
+    last_de = max((k for k, tok in enumerate(part) if tok.w == "的"), default=0)
+    if any(_is_verb(tok) for tok in part[:last_de]):  # 退休教师 has a verb, but no clause before a 的
+        return False
+    return not (len(part) == 1 and _is_verdict(head.w))
+
+
+def _is_verdict(word: str) -> bool:
+    """A degree adverb before an adjective that jieba took for one word (太棒了 as a name): a verdict."""
+    adverb = next((adverb for adverb in _DEGREE_ADVERBS if word.startswith(adverb) and len(word) > len(adverb)), None)
+    if adverb is None:
+        return False
+    rest = [tag for _, tag in pos_tag(word[len(adverb) :])]
+    return bool(rest) and rest[0].startswith("a") and all(tag.startswith(("a", "u", "y")) for tag in rest)
 
 
 def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: TextContext, neg_in: bool = False) -> list[Draft]:
@@ -1147,6 +1300,10 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: TextContext, 
             break
         end = _take_object(toks, pos)
         obj = toks[pos:end]
+        if verbs == ["在"] and any(_is_verb(tok) for tok in toks[end:]):
+            # 在《雨后》等电影中饰演…, 在娱乐圈真是左右逢源: a 在-phrase before the clause's verb
+            # says where that happens; 在 is no verb of its own.
+            break
         if not obj and verbs[-1] in SYMMETRIC_EVENTS and len(state.subjects) >= 2:
             # 我和老公2010年在杭州认识: the event links the two; 在杭州 only says where.
             drafts += _read_event(verbs[-1], neg, valid_from, state, ctx) or []
@@ -1298,8 +1455,8 @@ def _read_event(verb: str, neg: bool, valid_from: str | None, state: State, ctx:
     """An event verb without an object: 我和妻子在2015年结婚 / 我1990年出生.
 
     With two coordinated subjects a symmetric event links them: (我, 结婚, 妻子),
-    time in ``valid_from``. Alone, a stated date becomes the object in the 于-form the
-    language already uses (出生于1990年): (我, 结婚于, 2015年). None otherwise.
+    time in ``valid_from``. Alone, a date stated in the same clause becomes the object in the
+    于-form the language already uses (出生于1990年): (我, 结婚于, 2015年). None otherwise.
     """
     conf = _confidence([verb], state, clear=True)
     subjects = state.subjects
@@ -1321,8 +1478,8 @@ def _read_event(verb: str, neg: bool, valid_from: str | None, state: State, ctx:
             for other in subjects[1:]
         ]
     date = _WRITTEN_DATE.search(valid_from or "")
-    if date is None:
-        return None
+    if date is None or date.group() not in state.clause:
+        return None  # 1982年7月入党，杭州大学普通班毕业: the date is the joining's, not the graduating's
     drafts = [
         Draft(
             subject.name,
@@ -1514,24 +1671,36 @@ def _read_clause_words(toks: list[Tok], state: State, ctx: TextContext) -> list[
                 if not result and not state.subjects:
                     state.blocked = True
                 return result
+    placed = _place_attribute_of_topic(toks, state)
+    if placed is not None:
+        # 谢顺光，男，祖籍江西都昌，…: the topic's attribute and its value, said without a verb.
+        attribute, value = placed
+        drafts = _emit(state, attribute, value, False, _confidence(["是"], state, clear=True), ctx, state.valid_from)
+        for draft in drafts:
+            draft.object_type = _types.PLACE
+        return drafts
     end = _take_subject(toks, 0)
     subj_toks = toks[:end]
     if _describes_topic(subj_toks, end == len(toks), state):
         # 谢礼立，男，汉族，中共党员，毕业于天津大学 / 我朋友，一个程序员，在阿里上班: a bare
         # noun phrase between the topic and its verbs describes the topic; it is no new subject.
         return []
+    if end < len(toks) and _describes_person_topic(subj_toks, state):
+        subj_toks = []  # 谢礼立，…，中共党员1960年毕业于天津大学: still 谢礼立 who graduated
     if subj_toks:
         subjects = _subject(subj_toks, ctx)
         if not subjects:
-            # 她叫王丽，在银行上班: an unknown 她 must not turn the next clause into the speaker's.
+            # 她叫王丽，在银行上班: an unknown 她 must not turn the next clause into the speaker's,
+            # nor 年仅15岁的朱厚照继位，是为明武宗 the next one into the emperor's before him.
             state.blocked = True
+            state.subjects = []
             return []
         state.subjects = subjects
         state.implied = False
     elif state.irrealis:
         return []  # 我希望住在海边，养一条狗: still the wish.
     elif not state.subjects:
-        if not ctx.speaker_given or state.blocked:
+        if not ctx.speaker_given or ctx.names_others or state.blocked:
             return []
         # A subjectless statement in a chat turn is about the speaker ("最近在学 Rust").
         state.subjects = [Subject(ctx.me, "ME", [], _types.PERSON)]
@@ -1548,11 +1717,53 @@ def _describes_topic(phrase: list[Tok], whole_clause: bool, state: State) -> boo
     """Whether a clause that is only a noun phrase describes the topic named before it.
 
     Not when it names people (张伟; 苏有朋、周华健三人: a new subject), nor when the topic
-    was only assumed to be the speaker.
+    was only assumed to be the speaker. Coordinated descriptions describe it too (中国影视女演员、歌手).
     """
     if not phrase or not whole_clause or not state.subjects or state.implied:
         return False
-    return phrase[-1].f not in _PERSON_HEADS and not any(tok.f == "c" for tok in phrase)
+    if any(tok.f == "c" for tok in phrase):
+        return not any(tok.f in _PERSON_HEADS | _PERSON_NAME_FLAGS for tok in phrase)
+    return phrase[-1].f not in _PERSON_HEADS
+
+
+_VALUE_BREAKS = frozenset({"COP", "NEG", "p", "ASP", "uj", "VERB", "r", "ME"})
+"""Tags a place value holds none of: what has them is a clause (老家在湖南 reads 在), not a place."""
+
+
+def _place_attribute_of_topic(toks: list[Tok], state: State) -> tuple[str, list[Tok]] | None:
+    """(attribute, value) of a clause that is a place attribute and its value: 祖籍江西都昌, 籍贯湖南长沙.
+
+    Only of a person the text is already about (谢顺光，男，祖籍江西都昌); the value opens with a
+    place or name and is no clause (no copula, preposition, 的 or relation verb). None otherwise.
+    """
+    if len(toks) < 2 or toks[0].w not in PLACE_ATTRIBUTES or not _about_a_person(state):
+        return None
+    value = toks[1:]
+    if value[0].f not in _PROPER_FLAGS - {"x_latin"} or any(tok.f in _VALUE_BREAKS for tok in value):
+        return None
+    return toks[0].w, value
+
+
+def _about_a_person(state: State) -> bool:
+    """Whether the clauses so far are about named people (谢礼立，男，…), not an assumed speaker."""
+    return (
+        bool(state.subjects)
+        and not state.implied
+        and all(subject.type == _types.PERSON or subject.pos in _PERSON_NAME_FLAGS for subject in state.subjects)
+    )
+
+
+def _describes_person_topic(phrase: list[Tok], state: State) -> bool:
+    """Whether a noun phrase before a clause's verbs is an occupation said of the person the text is about.
+
+    谢礼立，男，中共党员1960年毕业于天津大学: the party member is 谢礼立. A relative (妻子毕业于…)
+    or a name is a new subject, and so is anything said about someone only assumed.
+    """
+    if not phrase or not _about_a_person(state):
+        return False
+    if any(tok.f in _PERSON_HEADS | _PERSON_NAME_FLAGS or tok.w in _types.PERSON_ROLES for tok in phrase):
+        return False
+    return is_occupation(phrase[-1].w)
 
 
 def _change_as_copula(toks: list[Tok]) -> list[Tok]:
@@ -1593,6 +1804,7 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     drafts: list[Draft] = []
     for clause in _CLAUSE_SPLIT.split(text):
         if clause.strip() and not _is_time_clause(clause.strip()):
+            state.clause = clause.strip()
             read = _read_clause(clause.strip(), state, ctx)
             schedule = _schedule_of(clause.strip())
             for draft in (d for top in read for d in (top, *top.extras)) if schedule else ():

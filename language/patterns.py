@@ -17,6 +17,7 @@ from typing import Any
 
 from elephant_broker.language.drafts import Draft
 from elephant_broker.language.lexicon import Example, Language, data_file, example_of, words
+from elephant_broker.language.occupations import is_occupation
 from elephant_broker.language.segment import has_cjk, pos_tag
 
 _MACRO = re.compile(r"\{([A-Z_]+)\}")
@@ -102,24 +103,46 @@ def _names(
             continue
         if group not in lists:
             name = value.strip()
-            if language == "zh":
-                name = _person_span(name) if kind == "Person" else _without_place_modifier(name)
+            if language == "zh" and kind == "Person":
+                name = _person_span(name)
+            elif language == "zh" and not _in_title_marks(match, group):
+                name = _without_description(_without_lead(_without_place_modifier(name)))
             return [name] if name else []
-        # A list of titles keeps each title's words ("《A》、《B》和《C》").
-        names = [part.strip().removesuffix("等").strip("《》") for part in _LIST_SEPARATORS.split(value)]
+        # A list of titles keeps each title's words ("《A》、《B》和《C》"): the marks bound the title.
+        parts = [part.strip().removesuffix("等") for part in _LIST_SEPARATORS.split(value)]
         if language == "zh":
-            names = [_person_span(name) if kind == "Person" else _without_lead(name) for name in names]
+            parts = [_zh_list_name(part, kind) for part in parts]
+        names = [part.strip("《》") for part in parts]
         return [name for name in names if name]
     return []
 
 
-_LEADING_TAGS = ("r", "v", "p", "u", "c", "d")
-"""Tags of words that open a span before a name ("这是许岚", "他读完了沈秋", "由叶青") and are cut."""
+def _in_title_marks(match: re.Match[str], group: str) -> bool:
+    """Whether a group is a title the sentence writes in 《》: its words are the title's, none to cut."""
+    start, end = match.span(group)
+    return match.string[start - 1 : start] == "《" and match.string[end : end + 1] == "》"
+
+
+def _zh_list_name(part: str, kind: str) -> str:
+    """One name of a Chinese list: a person's name cut from its span, a 《title》 whole, else no lead."""
+    if kind == "Person":
+        return _person_span(part)
+    if part.startswith("《") and part.endswith("》"):
+        return part  # 《别逼我结婚》: a title's own words are no lead to cut
+    return _without_lead(part)
+
+
+_FUNCTION_TAGS = ("r", "p", "u", "c", "d", "t")
+"""Tags of function words (pronouns, prepositions, particles, conjunctions, adverbs, time words): they open no name.
+
+A verb is not among them: 创新工场 opens with one. It is cut only before a proper name (身为北京…公司).
+"""
+_PROPER_TAGS = ("nr", "ns", "nt", "nz", "eng")
 
 
 _PERSON_TAGS = ("nr", "nz")
-_TRAILING_TAGS = ("t", "d", "p", "v", "u", "c", "f", "m", "q", "y")
-"""Tags of words that follow a name without being part of it: 韩雪宁 | 日前, 林舟 | 表示."""
+_TRAILING_TAGS = ("t", "d", "p", "v", "u", "c", "f", "m", "q", "y", "r")
+"""Tags of words that follow a name without being part of it: 韩雪宁 | 日前, 林舟 | 表示, 元奎 | 此次."""
 
 
 def _person_span(text: str) -> str:
@@ -132,16 +155,23 @@ def _person_span(text: str) -> str:
     preposition, adverb, particle, conjunction or pronoun: a clause the pattern ran into
     (住在成都).
     """
-    if "·" in text or "•" in text:
-        return text
+    if "·" in text or "•" in text or "・" in text:
+        return _transliterated_name(text)
     tagged = pos_tag(text)
     named = [index for index, (_, tag) in enumerate(tagged) if tag.startswith(_PERSON_TAGS)]
+    if named and not tagged[named[0]][1].startswith("nr"):
+        # 华语乐坛著名女歌手徐千雅: a description (common nouns, adjectives) before the name is no part of it.
+        person = next((index for index in named if tagged[index][1].startswith("nr")), None)
+        if person is not None and any(tag in {"n", "a"} for _, tag in tagged[:person]):
+            named = [person]
     if not named or not tagged[named[0]][1].startswith("nr"):
         return _unknown_name(tagged)
     # At most a name's length, cut between words ("蒋丽莎剖腹生女" -> 蒋丽莎, "吴忠焕执导" -> 吴忠焕) ...
     end = named[0] + 1
     length = len(tagged[named[0]][0])
     while end < len(tagged) and has_cjk(tagged[end][0]) and length + len(tagged[end][0]) <= _LONGEST_NAME:
+        if length >= 2 and _is_common_word(tagged[end]):
+            break  # 王颖 | 主演: a common noun of its own follows a whole name (王 + 学兵 is one)
         length += len(tagged[end][0])
         end += 1
     # ... without the time words, adverbs, verbs and particles after it ("陈浩民在" -> 陈浩民).
@@ -154,14 +184,74 @@ _LONGEST_NAME = 4
 """A Chinese person's name, surname included, is at most four characters (曾鲍笑薇)."""
 
 
+def _is_common_word(tagged_word: tuple[str, str]) -> bool:
+    """A common noun of two characters or more (主演, 理由): after a whole name, a word of its own."""
+    word, tag = tagged_word
+    return len(word) >= 2 and tag == "n"
+
+
 def _unknown_name(tagged: list[tuple[str, str]]) -> str:
     """A span with no name jieba knows: kept whole as a rare name (吴忠 + 焕, 木随风), unless it is a clause.
 
-    A clause is a span holding a preposition, adverb, particle, conjunction or pronoun (住在成都).
+    A clause is a span holding a preposition, adverb, particle, conjunction or pronoun (住在成都);
+    a span that says what someone is (女演员, 中国国籍) names nobody either. (One that is only a
+    verb may be a name: 连战.)
     """
     if any(tag.startswith(("p", "d", "u", "c", "r")) for _, tag in tagged):
         return ""
+    if _describes_someone(tagged):
+        return ""
     return "".join(word for word, _ in tagged)
+
+
+def _describes_someone(tagged: list[tuple[str, str]]) -> bool:
+    """Whether a span with no name in it says what someone is: 女演员, 中共党员, 中国影视女演员, 中国国籍.
+
+    Its last word is an occupation or a person's attribute (国籍, 籍贯); a rare name jieba cuts
+    apart (吴忠 + 焕) and a body named as an author (杭州饮食旅店业同业公会) end in neither.
+    """
+    last = tagged[-1][0]
+    return is_occupation(last) or len(tagged) > 1 and last in words("zh", "attribute_nouns")
+
+
+_NAME_DOTS = re.compile(r"[·•・]")
+
+
+def _transliterated_name(text: str) -> str:
+    """A foreign name written with dots (维克·阿姆斯特朗) without the words around it.
+
+    jieba cuts such a name into pieces it tags as anything, so only the function words
+    before its first piece (由, 但由, 在) and after its last (等, 推荐理由 stays: a verb may be
+    a piece) are cut, by part of speech.
+    """
+    tagged = pos_tag(text)
+    dots = [index for index, (word, _) in enumerate(tagged) if _NAME_DOTS.fullmatch(word)]
+    if not dots:
+        return text  # a dot jieba glued to a word: no pieces to find the name's edges by
+    start = 0
+    while start < dots[0] - 1 and tagged[start][1].startswith(_FUNCTION_TAGS):
+        start += 1
+    end = dots[-1] + 2
+    while end < len(tagged) and not tagged[end][1].startswith(("u", "p", "c", "d", "y")):
+        end += 1
+    return "".join(word for word, _ in tagged[start:end])
+
+
+def _without_description(text: str) -> str:
+    """A name without the description before its 的 (中国八大美院之一的西安美术学院 -> 西安美术学院).
+
+    Only when a proper name follows the 的 and no person precedes it: 张三的公司 is whose.
+    """
+    before, _, name = text.rpartition("的")
+    if not before or len(name) < 2:
+        return text
+    tagged = pos_tag(name)
+    if not tagged[0][1].startswith(("ns", "nt", "nz")):
+        return text
+    people = words("zh", "first_person") | words("zh", "third_person")
+    if any(tag.startswith("nr") or word in people for word, tag in pos_tag(before)):
+        return text
+    return name
 
 
 def _without_place_modifier(text: str) -> str:
@@ -192,13 +282,23 @@ def _places_said(match: re.Match[str], groups: tuple[str, ...]) -> list[Draft]:
 
 
 def _without_lead(text: str) -> str:
-    """Cut a Chinese span's leading pronouns, verbs, prepositions, particles and adverbs."""
+    """Cut a Chinese span's leading function words (就是, 今日, 那么如今), and a verb before a proper name (身为北京…).
+
+    Only when a proper name is left: 一加科技, 当代集团 and 今日头条公司 open with such a word,
+    and the rest (科技, 集团) names nothing. A transliterated name (维克·阿姆斯特朗) is whole:
+    jieba cuts it apart.
+    """
     if "·" in text or "•" in text:
-        return text  # a transliterated name (维克·阿姆斯特朗) is whole; jieba cuts it apart
+        return text
     tagged = pos_tag(text)
     start = 0
-    while start < len(tagged) - 1 and tagged[start][1].startswith(_LEADING_TAGS):
+    while start < len(tagged) - 1 and (
+        tagged[start][1].startswith(_FUNCTION_TAGS)
+        or (tagged[start][1].startswith("v") and tagged[start + 1][1].startswith(_PROPER_TAGS))
+    ):
         start += 1
+    if not any(tag.startswith(_PROPER_TAGS) for _, tag in tagged[start:]):
+        return text
     return "".join(word for word, _ in tagged[start:])
 
 

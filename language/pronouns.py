@@ -18,6 +18,14 @@ _EN_FIRST_PERSON = re.compile(r"\b(I|me|myself)\b", re.IGNORECASE)
 _EN_I_AM = re.compile(r"\bI(?:'m| am)\b", re.IGNORECASE)
 
 
+_SPEAKS_OF_SELF = re.compile(r"[我咱俺]|本人|\b(?:I|me|my|mine|myself|we|us|our|ours)\b", re.IGNORECASE)
+
+
+def speaks_of_self(text: str) -> bool:
+    """Return whether a text says anything in the first person (我, 咱们, I, my, we ...)."""
+    return _SPEAKS_OF_SELF.search(text) is not None
+
+
 def is_first_person(name: str) -> bool:
     """Return whether a whole name is a first-person word (我, I, me ...)."""
     return name.strip().casefold() in FIRST_PERSON_WORDS

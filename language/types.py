@@ -291,7 +291,12 @@ _TIME_RE = re.compile(
     r"|(?:周|星期|礼拜)[一二三四五六日天]"
     r"|(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten) (?:years?|months?|weeks?|days?) ago"
     r"|(?:january|february|march|april|may|june|july|august|september|october|november"
-    r"|december)(?: \d{1,2}(?:st|nd|rd|th)?)?(?:,? \d{4})?)"
+    r"|december)(?: \d{1,2}(?:st|nd|rd|th)?)?(?:,? \d{4})?"
+    # "Nov 18, 1923": an abbreviated month only with its day (Jan is a name too)
+    r"|(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\.? \d{1,2}(?:st|nd|rd|th)?(?:,? \d{4})?"
+    # "3 May 1990", "17th of October 1933": the day first
+    r"|(?:the )?\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:january|february|march|april|may|june|july|august|september"
+    r"|october|november|december)(?:,? \d{4})?)"
     r"(?:起|开始|以来|以后|后|底|初)?$",
     re.IGNORECASE,
 )

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from elephant_broker.broker.eval_extraction import Sentence, evaluate_extraction, fold, load_sentences
+from elephant_broker.broker.eval_extraction import Sentence, detokenized, evaluate_extraction, fold, load_sentences
 from elephant_broker.schemas.models import Quintuple
 
 
@@ -67,7 +67,7 @@ def test_both_corpus_formats_load_and_a_malformed_line_is_named(tmp_path: Path) 
     assert load_sentences(duie, "duie") == [Sentence("《晴空》是李雷创作的小说", (("晴空", "李雷"),))]
     webnlg = tmp_path / "sample.json"
     webnlg.write_text(json.dumps([{"text": "Aland is in Brovia .", "triple_list": [["Aland", "country", "Brovia"]]}]))
-    assert load_sentences(webnlg, "webnlg") == [Sentence("Aland is in Brovia .", (("Aland", "Brovia"),))]
+    assert load_sentences(webnlg, "webnlg") == [Sentence("Aland is in Brovia.", (("Aland", "Brovia"),))]
     duie.write_text('{"text": "x"}\n{"spo_list": []}\n', encoding="utf-8")
     with pytest.raises(ValueError, match=r"sample.jsonl:2: not a DuIE line"):
         load_sentences(duie, "duie")
@@ -100,3 +100,19 @@ def test_statements_are_read_as_their_speaker_said_them(tmp_path: Path) -> None:
     statements.write_text('{"speaker": "Mira", "text": "hi"}\n', encoding="utf-8")
     with pytest.raises(ValueError, match=r"said.jsonl:1: not a statements line"):
         load_sentences(statements, "statements")
+
+
+@pytest.mark.parametrize(
+    ("tokenised", "written"),
+    [
+        ("The manager of A.F.C . Blackpool is Tom Reed .", "The manager of A.F.C. Blackpool is Tom Reed."),
+        ("It is in Rome , Italy ( Europe ) ; it 's 5 % .", "It is in Rome, Italy (Europe); it's 5%."),
+        (
+            "Its motto is `` Nurture Excellence '' and it does n't move .",
+            'Its motto is "Nurture Excellence" and it doesn\'t move.',
+        ),
+        ("The Martyrs ' Memorial is here .", "The Martyrs' Memorial is here."),
+    ],
+)
+def test_webnlg_texts_are_read_as_written(tokenised: str, written: str) -> None:
+    assert detokenized(tokenised) == written
