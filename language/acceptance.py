@@ -68,6 +68,8 @@ def settle(quintuple: Quintuple, ctx: TextContext, sentence: str, *, delimited: 
     language: Language = "zh" if zh else "en"
     update: dict[str, object] = {}
     if zh and (before := _before_preposition(quintuple.subject)) is not None:
+        if not before and ctx.names_others:
+            return None  # 在X中，…: a text about others left out its subject, which is not the speaker
         quintuple = quintuple.model_copy(update={"subject": before or ctx.me})
     if _is_group(quintuple.subject, language, ctx.me):
         update["subject"] = ctx.me

@@ -279,7 +279,17 @@ def _names_others(text: str) -> bool:
     """
     if not has_cjk(text) or speaks_of_self(text):
         return False
-    return "《" in text or any(flag in _PERSON_NAME_TAGS for _, flag in pos_tag(text))
+    if "《" in text:
+        return True
+    prepositions = lexicon_words("zh", "subject_prepositions")
+    tagged = pos_tag(text)
+
+    def adverbial(i: int) -> bool:
+        # 从朝阳搬到海淀: jieba tags the place after a preposition (or with it, 从朝阳) as a name.
+        word = tagged[i][0]
+        return (i > 0 and tagged[i - 1][0] in prepositions) or any(word.startswith(p) for p in prepositions)
+
+    return any(flag in _PERSON_NAME_TAGS and not adverbial(i) for i, (_, flag) in enumerate(tagged))
 
 
 _ZH_FUNCTION_WORDS = frozenset({"你们", "他们", "她们", "它们", "大家", "它", "这", "那", "这个", "那个", "是"})

@@ -690,6 +690,10 @@ def _split_owner(toks: list[Tok]) -> tuple[list[Tok], list[Tok], bool] | None:
             return None  # 87红楼梦首播的…: a number (a list's, a page's) owns nothing
         if owner and all(_is_name_like(t) and t.f not in {"a", "m"} for t in owner):
             return owner, toks[k + 1 :], True
+        if any(_is_verb_like(t) and owner[i].f[:1] in {"n", "e", "x"} for i, t in enumerate(owner[1:])):
+            # 韩国公司生产的镜片, 李世农所在的牢房: a noun then its verb is a relative clause, no owner
+            # (我最爱的水果 is the speaker's favourite: an adverb before the verb)
+            return None
         if _is_name_like(toks[0]) and toks[0].f in {"ME", "NAME", "nr", "nrfg", "r", "x_latin", "nz", "nt", "ns"}:
             return toks[:1], toks[1:], False
         return None

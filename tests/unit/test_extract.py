@@ -228,6 +228,34 @@ def test_we_is_the_speaker() -> None:
     assert triples("Our team switched to Linear.", "Alice") == {("Alice's team", "switched to", "Linear", False)}
 
 
+def test_a_subjectless_clause_is_the_speakers_only_in_a_text_about_them() -> None:
+    # A chat turn that names no one else: the left-out subject is the speaker.
+    assert triples("最近在学Rust。", "小王") == {("小王", "学", "Rust", False)}
+    # A text about someone else, with no first person: it continues what the text is about.
+    assert not any(s == "小王" for s, _, _, _ in triples("今天刚好是林悦生日，周航准点发文为老婆庆生。", "小王"))
+    assert not any(
+        s == "小王" for s, _, _, _ in triples("《远山》是周航2005年发行的单曲，也收录在电影原声带中。", "小王")
+    )
+    # The first person anywhere in the text makes it the speaker's again.
+    assert ("小王", "学", "Rust", False) in triples("周航是我朋友。最近在学Rust。", "小王")
+    # A clause opened by a preposition left its subject out: in a text about others, not the speaker's.
+    assert not any(
+        s == "小王"
+        for s, _, _, _ in triples(
+            "新闻讯 昨日，在星光卫视《谁是大明星》第五期节目中，周航、林悦二人合唱了一首老歌。", "小王"
+        )
+    )
+    # A place jieba tags as a name after a preposition (从朝阳) names no one: still the speaker's move.
+    assert ("小王", "搬到", "海淀", False) in triples("终于从朝阳搬到海淀了。", "小王")
+
+
+def test_a_noun_and_its_verb_before_de_own_nothing() -> None:
+    # 公司生产的镜片: the lenses a company made, a relative clause, not the company's possession.
+    assert not any(p in {"有", "包含"} for _, p, _, _ in triples("2007年，韩国维森公司生产的隐形眼镜获得销售冠军。"))
+    # 我最爱的水果: an adverb before the verb; the speaker's favourite.
+    assert ("小王", "最爱的水果", "西红柿", False) in triples("我最爱的水果是西红柿", "小王")
+
+
 def test_pronouns_resolve_to_the_last_person_or_are_dropped() -> None:
     assert triples("他毕业于北京大学") == set()
     assert ("张三", "毕业于", "北京大学", False) in triples("张三是程序员。他毕业于北京大学。")
