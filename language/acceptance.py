@@ -67,6 +67,9 @@ def settle(quintuple: Quintuple, ctx: TextContext, sentence: str, *, delimited: 
     zh = has_cjk(sentence)
     language: Language = "zh" if zh else "en"
     update: dict[str, object] = {}
+    if zh and (doubled := _DOUBLED_NAME.fullmatch(quintuple.subject)):
+        # 朱茵朱茵，1971年出生于香港: a heading that names the person, then the sentence naming them again
+        quintuple = quintuple.model_copy(update={"subject": doubled.group(1)})
     if zh and (before := _before_preposition(quintuple.subject)) is not None:
         if not before and ctx.names_others:
             return None  # 在X中，…: a text about others left out its subject, which is not the speaker
@@ -103,6 +106,8 @@ def settle(quintuple: Quintuple, ctx: TextContext, sentence: str, *, delimited: 
 
 
 _MISTAKEN_NAME_TAGS = frozenset({"nr", "nrfg", "nrt", "ns"})
+_BARE_NUMBER = re.compile(r"[\d.,，]+")
+_DOUBLED_NAME = re.compile(r"([\u4e00-\u9fff]{2,4})\1")
 
 
 def _before_preposition(subject: str) -> str | None:
@@ -377,6 +382,8 @@ def _zh_noun(head: str) -> bool:
 
 def _zh_object(quintuple: Quintuple, ctx: TextContext, sentence: str) -> bool:
     obj = quintuple.object
+    if _BARE_NUMBER.fullmatch(obj) and predicate_key(quintuple.predicate) == "has_part":
+        return False  # 我家有2只猫 -> (有, 2): an amount had, no thing (a 手机号 13800001111 is a value)
     if not has_cjk(obj) or _zh_named(obj, ctx, sentence) or _types.is_time(obj):
         return True
     if obj.startswith(tuple(words("zh", "degree_adverbs"))):

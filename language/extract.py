@@ -106,6 +106,29 @@ _ASIDE = re.compile(r"(\S*)(\s*\([^()]*\))")
 _PARTICIPLE_ASIDE = re.compile(r"\s*\(\s*((?:born|[a-z]+ed)\b[^()]*?)\s*\)")
 
 
+def _without_heading(sentence: str) -> str:
+    """A Chinese sentence without the section heading or list number glued before it.
+
+    Text copied from a page keeps its headings: 人物简介谢礼立，男，… and 公司简介上海星酷…成立于
+    2010年 begin with a heading (lexicon ``heading_nouns``) right before the name the sentence
+    is about; "3、" numbers an item. A heading noun elsewhere is kept (他的个人简介很长).
+    """
+    numbered = _LIST_NUMBER.match(sentence)
+    if numbered:
+        sentence = sentence[numbered.end() :]
+    for noun in sorted(lexicon_words("zh", "heading_nouns"), key=len, reverse=True):
+        at = sentence.find(noun, 0, 6 + len(noun))
+        if at >= 0 and not _ZH_PUNCT.search(sentence[: at + len(noun)]):
+            rest = sentence[at + len(noun) :]
+            if rest and not _ZH_PUNCT.match(rest) and not rest.startswith(("是", "的", "很", "为")):
+                return rest
+    return sentence
+
+
+_LIST_NUMBER = re.compile(r"^\s*\d{1,2}\s*[、.．]\s*(?!\d)")
+_ZH_PUNCT = re.compile(r"[，,。；;：:！!？?、\s]")
+
+
 def _without_name_asides(sentence: str) -> str:
     """Drop the bracketed asides that follow a name or a number, keep those after a common noun.
 
@@ -248,7 +271,7 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
         # An English name's aside in brackets is said beside the sentence, not in it: read
         # without it, "located in Texas (United States)" is located in Texas, not in "Texas
         # United States". After a common noun the brackets name it ("my sister (Anna)"): kept.
-        read_text = _without_name_asides(sentence) if language == "en" else sentence
+        read_text = _without_name_asides(sentence) if language == "en" else _without_heading(sentence)
         # A sentence a construction pattern reads is not read by the rules as well.
         delimited = read_patterns(read_text, language)
         for draft in delimited or reader.read_sentence(read_text, ctx):
@@ -268,6 +291,7 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
 
 
 _PERSON_NAME_TAGS = frozenset({"nr", "nrfg", "nrt"})
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』")
 
 
 def _names_others(text: str) -> bool:
@@ -277,8 +301,8 @@ def _names_others(text: str) -> bool:
     says nothing else the topic is the speaker (最近在学 Rust), in a text about someone else
     it is them (2014年，常来离开濮阳…，在合伙人的协助下创立…).
     """
-    if not has_cjk(text) or speaks_of_self(text):
-        return False
+    if not has_cjk(text) or speaks_of_self(_QUOTED.sub("", text)):
+        return False  # a quotation's 我 is whoever is quoted (他说“我养你啊”), not the speaker
     if "《" in text:
         return True
     prepositions = lexicon_words("zh", "subject_prepositions")

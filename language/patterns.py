@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from elephant_broker.language import types as _types
 from elephant_broker.language.drafts import Draft
 from elephant_broker.language.lexicon import Example, Language, data_file, example_of, words
 from elephant_broker.language.occupations import is_occupation
@@ -104,7 +105,10 @@ def _names(
         if group not in lists:
             name = value.strip()
             if language == "zh" and kind == "Person":
-                name = _person_span(name)
+                # A group before the pattern's marker (温鹏程之妻) ends with its person: the name
+                # nearest the marker is theirs (温氏股份前任董事长温鹏程 -> 温鹏程, not 温氏).
+                before_marker = match.end(group) < match.end()
+                name = _person_span(name, nearest_end=before_marker)
             elif language == "zh" and not _in_title_marks(match, group):
                 name = _without_description(_without_lead(_without_place_modifier(name)))
             return [name] if name else []
@@ -126,7 +130,7 @@ def _in_title_marks(match: re.Match[str], group: str) -> bool:
 def _zh_list_name(part: str, kind: str) -> str:
     """One name of a Chinese list: a person's name cut from its span, a 《title》 whole, else no lead."""
     if kind == "Person":
-        return _person_span(part)
+        return _person_span(part, nearest_end=True)  # 台湾导演林合隆: a list's name ends its part
     if part.startswith("《") and part.endswith("》"):
         return part  # 《别逼我结婚》: a title's own words are no lead to cut
     return _without_lead(part)
@@ -145,7 +149,7 @@ _TRAILING_TAGS = ("t", "d", "p", "v", "u", "c", "f", "m", "q", "y", "r")
 """Tags of words that follow a name without being part of it: 韩雪宁 | 日前, 林舟 | 表示, 元奎 | 此次."""
 
 
-def _person_span(text: str) -> str:
+def _person_span(text: str, *, nearest_end: bool = False) -> str:
     """Cut a Chinese span to the person's name jieba finds in it ("歌手林舟" -> 林舟, "韩雪宁日前" -> 韩雪宁).
 
     From the first word tagged a person's name, at most four characters (cut between
@@ -159,13 +163,23 @@ def _person_span(text: str) -> str:
         return _transliterated_name(text)
     tagged = pos_tag(text)
     named = [index for index, (_, tag) in enumerate(tagged) if tag.startswith(_PERSON_TAGS)]
-    if named and not tagged[named[0]][1].startswith("nr"):
+    people = [index for index in named if tagged[index][1].startswith("nr")]
+    between = range(people[0] + 1, people[-1]) if people else range(0)
+    if nearest_end and len(people) > 1 and any(not tagged[i][1].startswith(_PERSON_TAGS) for i in between):
+        # 董事长温鹏程: other words stand between the names; 伊藤 | 寿浩 is one name.
+        last = people[-1]
+        if last > 0 and people[-2] == last - 1 and len(tagged[last - 1][0]) == 1:
+            last -= 1  # a surname jieba tags alone (周 + 明远) opens the name
+        named = [index for index in named if index >= last]
         # 华语乐坛著名女歌手徐千雅: a description (common nouns, adjectives) before the name is no part of it.
         person = next((index for index in named if tagged[index][1].startswith("nr")), None)
         if person is not None and any(tag in {"n", "a"} for _, tag in tagged[:person]):
             named = [person]
     if not named or not tagged[named[0]][1].startswith("nr"):
         return _unknown_name(tagged)
+    before = tagged[named[0] - 1] if named[0] > 0 else ("", "")
+    if len(tagged[named[0]][0]) == 2 and before[0] in _types.SURNAMES_ZH and before[1] in {"n", "ng", "nr"}:
+        named[0] -= 1  # 马 | 天宇: a surname jieba reads as a common noun opens the name (not 向 | 天宇)
     # At most a name's length, cut between words ("蒋丽莎剖腹生女" -> 蒋丽莎, "吴忠焕执导" -> 吴忠焕) ...
     end = named[0] + 1
     length = len(tagged[named[0]][0])
@@ -177,7 +191,8 @@ def _person_span(text: str) -> str:
     # ... without the time words, adverbs, verbs and particles after it ("陈浩民在" -> 陈浩民).
     while end > named[0] + 1 and tagged[end - 1][1].startswith(_TRAILING_TAGS):
         end -= 1
-    return "".join(word for word, _ in tagged[named[0] : end])
+    name = "".join(word for word, _ in tagged[named[0] : end])
+    return name if len(name) > 1 else ""  # one character is no one's whole name (石井 | 裕 | 也)
 
 
 _LONGEST_NAME = 4
