@@ -249,6 +249,18 @@ def test_a_subjectless_clause_is_the_speakers_only_in_a_text_about_them() -> Non
     assert ("小王", "搬到", "海淀", False) in triples("终于从朝阳搬到海淀了。", "小王")
 
 
+def test_document_debris_around_names() -> None:
+    # A heading naming the person, then the sentence naming them again: one name.
+    assert ("方哲", "毕业于", "东海大学", False) in triples("方哲方哲，1979年出生，毕业于东海大学。", "小王")
+    # A quotation's 我 is whoever is quoted: the text is still about others, not the speaker.
+    assert not any(
+        s == "小王" for s, _, _, _ in triples("有多少观众被《远山》中周航说的那一句“我等你”感动过。", "小王")
+    )
+    # "有" a bare number is an amount, no thing; a long number as an attribute's value is kept.
+    assert not any(o == "2" for _, _, o, _ in triples("我家有2只猫。", "小王"))
+    assert ("小王", "手机号", "13800001111", False) in triples("我的手机号改成了13800001111。", "小王")
+
+
 def test_a_noun_and_its_verb_before_de_own_nothing() -> None:
     # 公司生产的镜片: the lenses a company made, a relative clause, not the company's possession.
     assert not any(p in {"有", "包含"} for _, p, _, _ in triples("2007年，韩国维森公司生产的隐形眼镜获得销售冠军。"))
