@@ -67,6 +67,9 @@ def settle(quintuple: Quintuple, ctx: TextContext, sentence: str, *, delimited: 
     zh = has_cjk(sentence)
     language: Language = "zh" if zh else "en"
     update: dict[str, object] = {}
+    if zh and (marked := _FOOTNOTED.fullmatch(quintuple.subject)) and marked.group(1).endswith(_institution_heads()):
+        # 上海聚润化工有限公司1位于…: a page's footnote number glued to an institution's name
+        quintuple = quintuple.model_copy(update={"subject": marked.group(1)})
     if zh and (doubled := _DOUBLED_NAME.fullmatch(quintuple.subject)):
         # 朱茵朱茵，1971年出生于香港: a heading that names the person, then the sentence naming them again
         quintuple = quintuple.model_copy(update={"subject": doubled.group(1)})
@@ -108,6 +111,12 @@ def settle(quintuple: Quintuple, ctx: TextContext, sentence: str, *, delimited: 
 _MISTAKEN_NAME_TAGS = frozenset({"nr", "nrfg", "nrt", "ns"})
 _BARE_NUMBER = re.compile(r"[\d.,，]+")
 _DOUBLED_NAME = re.compile(r"([\u4e00-\u9fff]{2,4})\1")
+_FOOTNOTED = re.compile(r"(.*[\u4e00-\u9fff])\d{1,2}")
+
+
+@functools.cache
+def _institution_heads() -> tuple[str, ...]:
+    return tuple(words("zh", "institution_heads"))
 
 
 def _before_preposition(subject: str) -> str | None:
@@ -388,9 +397,12 @@ def _zh_object(quintuple: Quintuple, ctx: TextContext, sentence: str) -> bool:
         return True
     if obj.startswith(tuple(words("zh", "degree_adverbs"))):
         return False  # 挺舒服, 很方便: a verdict
-    tags = [tag for _, tag in pos_tag(obj)]
+    tagged = pos_tag(obj)
+    tags = [tag for _, tag in tagged]
     if not tags or tags[0] in words("zh", "opening_tags"):
         return False  # 在成都工作: a clause, not a thing
+    if any(word in words("zh", "unresolved_pronouns") for word, _ in tagged):
+        return False  # 他的办公室, 我们学您: a pronoun left in an object was never resolved (or is quoted speech)
     return not all(tag in words("zh", "non_entity_tags") for tag in tags)
 
 
