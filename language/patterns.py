@@ -171,6 +171,7 @@ def _person_span(text: str, *, nearest_end: bool = False) -> str:
         if last > 0 and people[-2] == last - 1 and len(tagged[last - 1][0]) == 1:
             last -= 1  # a surname jieba tags alone (周 + 明远) opens the name
         named = [index for index in named if index >= last]
+    if named and not tagged[named[0]][1].startswith("nr"):
         # 华语乐坛著名女歌手徐千雅: a description (common nouns, adjectives) before the name is no part of it.
         person = next((index for index in named if tagged[index][1].startswith("nr")), None)
         if person is not None and any(tag in {"n", "a"} for _, tag in tagged[:person]):
