@@ -740,8 +740,6 @@ def _take_object(ws: list[str], k: int) -> int:
             break  # "knows Lua well": how well, not what
         if j > k and lw in {"now", "today", "anymore", "too", "either", "again", "already", "though"}:
             break
-        if j > k and lw in en.BE_FORMS:
-            break  # "which serves the city of Amsterdam is located at …": the main clause's verb
         if (
             j > k
             and _lw(ws, j + 1) in {"by", "in", "at", "from", "with"}
