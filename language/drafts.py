@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
+
+from elephant_broker.language.pronouns import names_others
 
 CLEAR = 0.9
 FALLBACK = 0.7
@@ -27,19 +30,25 @@ class TextContext:
     ``within`` the places a place name was written with ("Buffalo, Erie County, New York":
     Buffalo -> [Erie County, New York]).
 
-    ``names_others`` is set when the text speaks of no one in the first person and names
+    ``names_others`` holds when the text speaks of no one in the first person and names
     people or works (张三, 《活着》): its subjectless clauses then continue what it is
-    about, not what the speaker did (a biography, a news item, a synopsis).
+    about, not what the speaker did (a biography, a news item, a synopsis). It tags the
+    whole text, so it is worked out only when a clause with no subject asks.
     """
 
     me: str
     speaker_given: bool
-    names_others: bool = False
+    text: str = ""
     topic: str | None = None
     mentioned: list[str] = field(default_factory=list)
     within: dict[str, list[str]] = field(default_factory=dict)
     last_person: str | None = None
     named: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    @functools.cached_property
+    def names_others(self) -> bool:
+        """Whether the text is about others: ``language.pronouns.names_others`` of it."""
+        return names_others(self.text)
 
 
 @dataclass

@@ -64,6 +64,7 @@ Conventions shared by both languages:
 
 from __future__ import annotations
 
+import functools
 import re
 
 from elephant_broker.language import english, extract_en, extract_zh
@@ -75,8 +76,7 @@ from elephant_broker.language.lexicon import Language
 from elephant_broker.language.lexicon import words as lexicon_words
 from elephant_broker.language.names import bounded_names
 from elephant_broker.language.patterns import read_patterns
-from elephant_broker.language.pronouns import speaks_of_self
-from elephant_broker.language.segment import detect_language, fold_width, has_cjk, is_punct, pos_tag
+from elephant_broker.language.segment import detect_language, fold_width, has_cjk, is_punct
 from elephant_broker.schemas.models import Quintuple
 
 MAX_CJK_CHARS = 30
@@ -116,13 +116,19 @@ def _without_heading(sentence: str) -> str:
     numbered = _LIST_NUMBER.match(sentence)
     if numbered:
         sentence = sentence[numbered.end() :]
-    for noun in sorted(lexicon_words("zh", "heading_nouns"), key=len, reverse=True):
+    for noun in _heading_nouns():
         at = sentence.find(noun, 0, 6 + len(noun))
         if at >= 0 and not _ZH_PUNCT.search(sentence[: at + len(noun)]):
             rest = sentence[at + len(noun) :]
             if rest and not _ZH_PUNCT.match(rest) and not rest.startswith(("是", "的", "很", "为")):
                 return rest
     return sentence
+
+
+@functools.cache
+def _heading_nouns() -> tuple[str, ...]:
+    """The heading nouns, longest first (人物简介 is cut whole, not at 简介 within it)."""
+    return tuple(sorted(lexicon_words("zh", "heading_nouns"), key=len, reverse=True))
 
 
 _LIST_NUMBER = re.compile(r"^\s*\d{1,2}\s*[、.．]\s*(?!\d)")
@@ -254,7 +260,7 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
     """
     text = fold_width(text)  # ＤｅｅｐＳｅｅｋ is DeepSeek
     me = speaker.strip() if speaker and speaker.strip() else "user"
-    ctx = TextContext(me=me, speaker_given=bool(speaker and speaker.strip()), names_others=_names_others(text))
+    ctx = TextContext(me=me, speaker_given=bool(speaker and speaker.strip()), text=text)
     seen: set[tuple[str, str, str, bool]] = set()
     out: list[Quintuple] = []
     previous = ""
@@ -288,32 +294,6 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
                     seen.add(key)
                     out.append(quintuple)
     return bounded_names(out)
-
-
-_PERSON_NAME_TAGS = frozenset({"nr", "nrfg", "nrt"})
-_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』")
-
-
-def _names_others(text: str) -> bool:
-    """Whether a Chinese text names people or works (张三, 《活着》) and says nothing in the first person.
-
-    Chinese leaves out a clause's subject when it is the topic already; in a chat turn that
-    says nothing else the topic is the speaker (最近在学 Rust), in a text about someone else
-    it is them (2014年，常来离开濮阳…，在合伙人的协助下创立…).
-    """
-    if not has_cjk(text) or speaks_of_self(_QUOTED.sub("", text)):
-        return False  # a quotation's 我 is whoever is quoted (他说“我养你啊”), not the speaker
-    if "《" in text:
-        return True
-    prepositions = lexicon_words("zh", "subject_prepositions")
-    tagged = pos_tag(text)
-
-    def adverbial(i: int) -> bool:
-        # 从朝阳搬到海淀: jieba tags the place after a preposition (or with it, 从朝阳) as a name.
-        word = tagged[i][0]
-        return (i > 0 and tagged[i - 1][0] in prepositions) or any(word.startswith(p) for p in prepositions)
-
-    return any(flag in _PERSON_NAME_TAGS and not adverbial(i) for i, (_, flag) in enumerate(tagged))
 
 
 _ZH_FUNCTION_WORDS = frozenset({"你们", "他们", "她们", "它们", "大家", "它", "这", "那", "这个", "那个", "是"})

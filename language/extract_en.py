@@ -843,8 +843,7 @@ def _place_within(
     locative = predicate.lower().split()[-1:] in (["in"], ["at"], ["from"])
     if not (locative or any(w in PLACE_CLASSES for w in obj_words) or _types.guess_type(place) == _types.PLACE):
         return [], start
-    stop = _take_object(ws, start + 1)
-    names = [name for name in _object_names(_strip_determiners(ws[start + 1 : stop]), ctx) if en.is_capitalised(name)]
+    names, stop = _names_after(ws, start, ctx)
     if not names or not en.is_capitalised(place):
         return [], start
     return _emit([Subject(place, _types.PLACE)], "located in", names, False, min(conf, FALLBACK), None, ctx), stop
@@ -1563,14 +1562,20 @@ def _workplace(ws: list[str], end: int, obj_words: list[str], ctx: TextContext) 
     if len(obj_words) < 2 or obj_words[0].lower() not in {"a", "an"} or _lw(ws, end) not in {"at", "for", "in"}:
         return None
     kind = obj_words[1:]
-    if not all(w.isalpha() and w.islower() for w in kind) or not is_occupation(" ".join(kind[-2:])):
-        if not is_occupation(kind[-1]):
-            return None
-    stop = _take_object(ws, end + 1)
-    names = [name for name in _object_names(_strip_determiners(ws[end + 1 : stop]), ctx) if en.is_capitalised(name)]
+    lower_case = all(w.isalpha() and w.islower() for w in kind)
+    if not ((lower_case and is_occupation(" ".join(kind[-2:]))) or is_occupation(kind[-1])):
+        return None
+    names, stop = _names_after(ws, end, ctx)
     if not names:
         return None
     return ("works in" if _lw(ws, end) == "in" else "works at"), names, stop
+
+
+def _names_after(ws: list[str], preposition: int, ctx: TextContext) -> tuple[list[str], int]:
+    """The capitalised names of the object after the preposition at ``preposition``, and where it ends."""
+    stop = _take_object(ws, preposition + 1)
+    names = _object_names(_strip_determiners(ws[preposition + 1 : stop]), ctx)
+    return [name for name in names if en.is_capitalised(name)], stop
 
 
 def _measure_at(ws: list[str], k: int) -> tuple[str, str, int] | None:

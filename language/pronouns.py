@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import re
 
+from elephant_broker.language.lexicon import words
+from elephant_broker.language.segment import has_cjk, pos_tag
+
 FIRST_PERSON_WORDS: frozenset[str] = frozenset({"我", "我自己", "本人", "俺", "i", "me", "myself"})
 """Whole names that mean the speaker (compared case-folded)."""
 
@@ -24,6 +27,32 @@ _SPEAKS_OF_SELF = re.compile(r"[我咱俺]|本人|\b(?:I|me|my|mine|myself|we|us
 def speaks_of_self(text: str) -> bool:
     """Return whether a text says anything in the first person (我, 咱们, I, my, we ...)."""
     return _SPEAKS_OF_SELF.search(text) is not None
+
+
+_PERSON_NAME_TAGS = frozenset({"nr", "nrfg", "nrt"})
+_QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』")
+
+
+def names_others(text: str) -> bool:
+    """Whether a Chinese text names people or works (张三, 《活着》) and says nothing in the first person.
+
+    Chinese leaves out a clause's subject when it is the topic already; in a chat turn that
+    says nothing else the topic is the speaker (最近在学 Rust), in a text about someone else
+    it is them (2014年，常来离开濮阳…，在合伙人的协助下创立…).
+    """
+    if not has_cjk(text) or speaks_of_self(_QUOTED.sub("", text)):
+        return False  # a quotation's 我 is whoever is quoted (他说“我养你啊”), not the speaker
+    if "《" in text:
+        return True
+    prepositions = words("zh", "subject_prepositions")
+    tagged = pos_tag(text)
+
+    def adverbial(i: int) -> bool:
+        # 从朝阳搬到海淀: jieba tags the place after a preposition (or with it, 从朝阳) as a name.
+        word = tagged[i][0]
+        return (i > 0 and tagged[i - 1][0] in prepositions) or any(word.startswith(p) for p in prepositions)
+
+    return any(flag in _PERSON_NAME_TAGS and not adverbial(i) for i, (_, flag) in enumerate(tagged))
 
 
 def is_first_person(name: str) -> bool:
