@@ -16,6 +16,7 @@ fails gives way to the offline composer, and the answer's notes say so.
 from __future__ import annotations
 
 import json
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from elephant_broker.language.answer_spans import (
     category_word,
     is_kind_noun,
     is_light_word,
+    named_after_naming_word,
     strip_lead_in,
 )
 from elephant_broker.language.extract import split_sentences
@@ -45,7 +47,8 @@ from elephant_broker.language.predicates import predicate_key
 from elephant_broker.language.pronouns import resolve_first_person
 from elephant_broker.language.relations import is_relation
 from elephant_broker.language.sentences import sentence_of
-from elephant_broker.language.types import guess_type
+from elephant_broker.language.times import resolve_relative_time, said_at
+from elephant_broker.language.types import PERSON_ROLES, guess_type
 from elephant_broker.prompts.answerer import ANSWER_SYSTEM, ANSWER_USER
 from elephant_broker.providers.chat_models import ModelError, ask_model
 from elephant_broker.schemas.models import (
@@ -486,7 +489,11 @@ def compose_answer(
     if analysis.answer_type == "Time":
         timed = [fact for fact in facts if fact.valid_from or fact.schedule]
         if timed:
-            value = timed[0].schedule or timed[0].valid_from or ""
+            best_timed = timed[0]
+            value = best_timed.schedule or best_timed.valid_from or ""
+            if best_timed.object_type == "Time":
+                # "appointment | Thursday" at 2:30: the day is the object, the hour its schedule.
+                value = " ".join(part for part in (best_timed.object, best_timed.schedule) if part)
             return _with_reasons(value, [*lead, timed[0]], chinese)
 
     asked = asked_relations(analysis)
@@ -496,6 +503,16 @@ def compose_answer(
         for candidate in rank_answers(facts, anchors, analysis.answer_type, asked, _topic_words(analysis))
         if is_of_kind(candidate, kind, analysis.answer_type, asked, analysis.answer_kind) and candidate.connected
     ]
+    anchor_ids = {entity.id for entity in anchors}
+    # 吴倩猫 叫 芝麻汤圆: what bears the name the question gives is the thing asked about, no answer to it.
+    ranked = [candidate for candidate in ranked if not _only_named_by(candidate, anchor_ids)]
+    relatives = asked_relatives(question, asker)
+    if relatives:
+        # "What does my wife drink?": the asker's own facts do not answer for her.
+        own_name = asks_relative_name(question, relatives)
+        ranked = [
+            candidate for candidate in ranked if _answers_for_relative(candidate, relatives, asker, kind, own_name)
+        ]
     if not ranked:
         chain = _connecting_chain(facts, anchors) if kind == CONNECTION else []
         if chain:
@@ -506,15 +523,25 @@ def compose_answer(
         # The evidence is about the right things but names nothing of the kind asked
         # for (a city when an employer is asked): a sentence may say it; else abstain.
         return read_from_episodes(analysis, question, asker, episodes, about) or abstain(chinese, "wrong_kind")
+    if asked:
+        # A fact stating the very relation asked (moved to ~ lives in) outranks one that only
+        # comes near it (is in London, grew up in Leeds), whatever retrieval scored them.
+        ranked.sort(key=lambda candidate: not any(affirmed_relations(fact) & asked for fact in candidate.support))
     best = ranked[0]
     if best.support and best.support[0].status == "disputed":
         return abstain(chinese, "contradicted")
-    if kind is None and analysis.intent == "lookup" and not _states_asked_relation(best, analysis, asked):
+    if (
+        kind is None
+        and analysis.intent in ("lookup", "list")
+        and not _states_asked_relation(best, analysis, asked, question)
+    ):
         # "What did Caroline realize after the race?": a fact about the race that does not state
         # the asked relation names a thing, not the answer; what was said, if it says it, is.
         read = read_from_episodes(analysis, question, asker, episodes, about)
         if read is not None:
             return read
+        # Nothing says it: the fact about the race is no answer to what was realised after it.
+        return abstain(chinese, "wrong_kind")
     limit = 5 if analysis.intent == "list" else 3
     # Several answers only when they are parallel: reached through the same relation
     # as the best one (会说日语 and 会说韩语), not merely scored close to it.
@@ -541,13 +568,35 @@ def compose_answer(
     return _with_reasons(names, supporting, chinese)
 
 
-def _states_asked_relation(candidate: AnswerCandidate, analysis: QuestionAnalysis, asked: frozenset[str]) -> bool:
-    """Whether a fact the candidate rests on states the relation the question asks (喜欢吃 for 爱吃什么)."""
+def _states_asked_relation(
+    candidate: AnswerCandidate, analysis: QuestionAnalysis, asked: frozenset[str], question: str = ""
+) -> bool:
+    """Whether a fact the candidate rests on states the relation the question asks (喜欢吃 for 爱吃什么).
+
+    Or names the class asked in its answer: "What workshop did Caroline attend?" is answered by
+    "went to | LGBTQ+ counseling workshop".
+    """
     verbs = [fold_text(word) for word in analysis.keywords if word not in analysis.entities]
+    if not verbs and not asked:
+        return True  # the question names no relation to hold the fact to
     return any(
-        affirmed_relations(fact) & asked or any(word and word in fold_text(fact.predicate) for word in verbs)
+        affirmed_relations(fact) & asked
+        or any(word and word in fold_text(fact.predicate) for word in verbs)
+        or fact.object_id == candidate.entity_id
+        and _names_asked_class(fact.object, question, analysis.language)
         for fact in candidate.support
     )
+
+
+def _names_asked_class(name: str, question: str, language: str) -> bool:
+    """Whether an answer names the class the question asks for ("What workshop …?": a … workshop; 什么乐器: …乐器)."""
+    category = category_word(question, language)
+    if not category:
+        return False
+    if language == "zh":
+        return len(category) > 1 and category in name
+    said = {english.singular(word.casefold()) for word in english.words(name)}
+    return english.singular(category.casefold()) in said
 
 
 def _relation_words(analysis: QuestionAnalysis) -> list[str]:
@@ -598,9 +647,13 @@ def is_of_kind(
         naming = next((fact for fact in candidate.support if is_relation(fact.predicate, "naming")), None)
         if naming is not None:
             return naming.object_id == candidate.entity_id  # 猫 叫 年糕: the name is what it is called
+        if any(_names_relative(fact, candidate) for fact in candidate.support):
+            return True  # 蒋涛 女儿 蒋欣怡: the daughter is the person named, whatever a tagger makes of it
         return candidate.kind not in ("Activity", "Time", "Event") and is_proper_name(candidate.name)
     if kind in CLAUSE_KINDS or kind == CONNECTION:
         return False  # a state or a reason is a clause: read from what was said, not from an entity
+    if answer_type not in (None, "Activity", "Event") and english.is_gerund_phrase(candidate.name):
+        return False  # "getting a Tesla" is something done (or thought of), not the car asked for
     if candidate.kind == "Person" and kind is None and answer_type is None and candidate.name.isascii():
         # "What …?" asks for no one: a person answers who, a role or a name. (A Chinese name's
         # type comes from jieba's nr tag, which unknown words get too: 柯基 is no person.)
@@ -613,10 +666,109 @@ def is_of_kind(
     return is_compatible_type(candidate.kind, answer_type)
 
 
+def _only_named_by(candidate: AnswerCandidate, anchor_ids: set[str]) -> bool:
+    """Whether the candidate reaches the question only as the bearer of a name the question gives."""
+    return bool(candidate.support) and all(
+        is_relation(fact.predicate, "naming")
+        and fact.subject_id == candidate.entity_id
+        and fact.object_id in anchor_ids
+        for fact in candidate.support
+    )
+
+
+def asked_relatives(question: str, asker: str) -> frozenset[str]:
+    """The role words the asker's relatives are asked about by ("Alex's wife", "田亮老婆", 我的同事 resolved).
+
+    ``question`` has its first person resolved to ``asker``.
+    """
+    if not asker or asker not in question:
+        return frozenset()
+    found = set()
+    # Chinese doubled kin words are said with one character too: 我弟 is 我弟弟, 我姐 is 我姐姐.
+    short = {role[0] for role in PERSON_ROLES if len(role) == 2 and role[0] == role[1]}
+    for role in PERSON_ROLES | short:
+        if role.isascii():
+            pattern = rf"{re.escape(asker)}['’]s\s+(?:[a-z]+\s+)?{re.escape(role)}\b"
+        else:
+            pattern = rf"{re.escape(asker)}的?{re.escape(role)}"
+        if re.search(pattern, question, re.IGNORECASE):
+            found.add(role.casefold())
+    return frozenset(found)
+
+
+def asks_relative_name(question: str, relatives: frozenset[str]) -> bool:
+    """Whether the question asks for the relative's own name ("my brother's name", 我女儿叫什么), not their things'."""
+    for role in relatives:
+        if role.isascii():
+            pattern = rf"\b{re.escape(role)}['’]s\s+(?:full\s+|first\s+)?name\b|\bname\s+of\s+\S+\s+{re.escape(role)}\b"
+        else:
+            pattern = rf"{re.escape(role)}的?(?:全名|名字|叫什么|叫啥)"
+        if re.search(pattern, question, re.IGNORECASE):
+            return True
+    return False
+
+
+def _answers_for_relative(
+    candidate: AnswerCandidate, relatives: frozenset[str], asker: str, kind: str | None, own_name: bool = False
+) -> bool:
+    """Whether a candidate answers a question about the asker's relative, not about the asker.
+
+    The relative is the far end of a role fact (蒋涛 女儿 蒋欣怡) or an entity named by the role
+    ("Rachel's younger brother", 田亮老婆). The relative answers only a question for a name or a
+    person; anything else must be reached through the relative.
+    """
+    keys = {predicate_key(role) for role in relatives}
+    role_facts = [fact for fact in candidate.support if fact.predicate_key in keys]
+    relative_ids = {fact.object_id for fact in role_facts if fact.object_id}
+
+    def is_relative(entity_id: str | None, name: str) -> bool:
+        folded = name.casefold()
+        return entity_id in relative_ids or (
+            name != asker and any(role in folded for role in relatives) and asker.casefold() in folded
+        )
+
+    if is_relative(candidate.entity_id, candidate.name):
+        return kind in (NAME, "Person") or kind is None and bool(role_facts)
+    if own_name:
+        # Asked for the relative's name: only what the relative is called answers (Kit, 豆豆).
+        return any(
+            is_relation(fact.predicate, "naming")
+            and fact.object_id == candidate.entity_id
+            and is_relative(fact.subject_id, fact.subject)
+            for fact in candidate.support
+        )
+    return any(
+        is_relative(fact.subject_id, fact.subject) or is_relative(fact.object_id, fact.object)
+        for fact in candidate.support
+    )
+
+
+def _names_relative(fact: Fact, candidate: AnswerCandidate) -> bool:
+    """Whether the fact names the candidate, a person, as someone's relative by a role word (女儿, brother)."""
+    predicate = fact.predicate.strip().casefold()
+    return (
+        fact.object_id == candidate.entity_id
+        and predicate in PERSON_ROLES
+        and candidate.kind == "Person"
+        and not is_description(candidate.name)
+    )
+
+
+def is_description(name: str) -> bool:
+    """Whether a Latin-script name describes rather than names: lower-case words after an owner ("Rachel's brother")."""
+    words = name.split()
+    return name.isascii() and any(word[:1].islower() and word not in _NAME_CONNECTORS for word in words[1:])
+
+
+_NAME_CONNECTORS = frozenset(
+    {"of", "the", "and", "de", "van", "von", "der", "du", "la", "le", "da", "del", "di", "y", "&"}
+)
+
+
 def is_proper_name(name: str) -> bool:
     """Whether a name reads as a proper name: capitalised Latin words, or Chinese tagged as a name."""
     if name[:1].isascii():
-        return name[:1].isupper() or name[:1].isdigit()
+        return (name[:1].isupper() or name[:1].isdigit()) and not is_description(name)
     return answer_spans(name, NAME, "zh") == [name] or answer_spans(name, "Person", "zh") == [name]
 
 
@@ -641,6 +793,8 @@ def read_from_episodes(
         return None
     chinese = analysis.language == "zh"
     names = [name for name in dict.fromkeys([*analysis.entities, *about]) if name != asker]
+    # Asked for a relative's own name, only what a naming word introduces is one (叫蒋欣怡).
+    own_name = kind == NAME and asks_relative_name(question, asked_relatives(question, asker))
     about_asker = asker in analysis.entities or asker in about
     category = category_word(question, analysis.language)
     keywords = [
@@ -670,8 +824,12 @@ def read_from_episodes(
                     and span not in (asker, episode.speaker)
                     # which city: a name that is plainly an organisation (… Labs, 科技) is none
                     and not (analysis.answer_kind == "Place" and guess_type(span) == "Organization")
+                    and (not own_name or span in named_after_naming_word(sentence, analysis.language))
                 ]
                 value = spans[0] if spans else ""
+                if kind == "Time" and value:
+                    # "yesterday", said on 8 May 2023, answers "when" as 7 May 2023.
+                    value = resolve_relative_time(value, said_at(episode.time, episode.created_at)) or value
             if not value:
                 continue
             quote = sentence.strip().rstrip("。.")
@@ -774,25 +932,30 @@ def _answer_yes_no(
     "Did Caroline make the bowl in the photo?", nor "Caroline does Oscar" "Is Oscar Mel's pet?".
     """
     for fact in facts:
-        named = is_mentioned(fact.object, question) or fact.object_id in linked_ids
+        written = is_mentioned(fact.object, question)
+        named = written or fact.object_id in linked_ids
         owner = fact.subject_id in linked_ids or is_mentioned(fact.subject, question)
-        if named and owner and (relation_words is None or _settles(fact, relation_words)):
+        # An object only similar to the question's (科目二 ~ 驾照) must be settled by the relation
+        # itself, not by a question word found inside the predicate (驾照考).
+        if named and owner and (relation_words is None or _settles(fact, relation_words, loose=written)):
             if fact.negated:
                 return _with_reasons(_chinese_no(fact) if chinese else "No", [*(lead or []), fact], chinese)
             return _with_reasons("是的" if chinese else "Yes", [*(lead or []), fact], chinese)
     return abstain(chinese, "nothing_found")
 
 
-def _settles(fact: Fact, relation_words: Sequence[str]) -> bool:
+def _settles(fact: Fact, relation_words: Sequence[str], loose: bool = True) -> bool:
     """Whether the fact states a relation the question asks about.
 
-    A question word in its predicate, the same canonical relation (love ~ like), or a copula.
+    The same canonical relation (love ~ like), a copula, or (``loose``) a question word in its predicate.
     """
     if fact.predicate_key in ("is_a", "是") or fact.predicate.strip().casefold() in ("is", "are", "是"):
         return True
     if affirmed_relations(fact) & {predicate_key(word) for word in relation_words}:
         return True
     predicate = fold_text(fact.predicate)
+    if not loose:
+        return False
     return any(word and (word in predicate or predicate in word) for word in map(fold_text, relation_words))
 
 

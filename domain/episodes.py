@@ -19,6 +19,7 @@ from elephant_broker.language.predicates import predicate_key
 from elephant_broker.language.pronouns import resolve_first_person
 from elephant_broker.language.relations import ended_relation
 from elephant_broker.language.sentences import sentence_of
+from elephant_broker.language.times import resolve_relative_time, said_at
 from elephant_broker.schemas.ids import check_fact_ids, error_line, stable_id
 from elephant_broker.schemas.models import (
     DEFAULT_SPEAKER,
@@ -175,9 +176,12 @@ def plan_episode(
     if authorities is None:
         authorities = store.source_authorities(scope)
     authority = authorities.get(episode.source.lower(), default_authority)
+    # "yesterday" is a date once we know when it was said: the episode's time, else when it was stored.
+    said = said_at(episode.time, episode.created_at)
     for fact in facts:
         fact.authority = authority
         fact.derived_from = derived_from
+        fact.valid_from = resolve_relative_time(fact.valid_from, said)
     return EpisodeWrite(scope=scope, episode=episode, read_by=read_by, entities=entities, facts=facts, merges=merges)
 
 

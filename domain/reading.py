@@ -48,6 +48,7 @@ from elephant_broker.language.corrections import corrected_statement, find_corre
 from elephant_broker.language.extract import extract_quintuples, split_sentences
 from elephant_broker.language.names import bounded_names, is_mentioned
 from elephant_broker.language.pronouns import is_first_person
+from elephant_broker.language.relations import started_employment
 from elephant_broker.language.segment import detect_language
 from elephant_broker.prompts.reader import READER_SYSTEM_EN, READER_SYSTEM_ZH, READER_USER, READER_USER_WITH_CONTEXT
 from elephant_broker.providers.chat_models import ModelError, ModelUsage, ask_model
@@ -122,6 +123,8 @@ def read(
                 "(ingest it again once the model works to add the model's facts)"
             )
             quintuples, read_by = extract_with_rules(text, speaker), READ_FALLBACK
+    # 入职小红书 is employment at an organisation: typed so before names are resolved.
+    quintuples = [started_employment(quintuple) for quintuple in quintuples]
     if schema is not None:
         quintuples, left_out = schema.fit(quintuples)
         notes.extend(left_out)
@@ -166,9 +169,15 @@ def read_with_rules(text: str, speaker: str, preceding: str | None = None) -> li
     denied = [
         quintuple.model_copy(update={"negated": True})
         for quintuple in extract_with_rules(preceding, speaker)
-        if not quintuple.negated and old.casefold() in quintuple.object.casefold()
+        if not quintuple.negated and _same_value(old, quintuple.object)
     ]
     return [*extract_with_rules(statement, speaker), *denied]
+
+
+def _same_value(replaced: str, stated: str) -> bool:
+    """Whether a fact's object is the replaced value, or the part of it a fact keeps ("Tuesday" of "Tuesday at 10")."""
+    replaced, stated = replaced.casefold(), stated.casefold()
+    return replaced in stated or (len(stated) > 1 and replaced.startswith(stated))
 
 
 def correction_context(store: GraphStore, scope: str, episodes: Sequence[Episode]) -> list[str | None]:

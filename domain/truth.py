@@ -41,9 +41,9 @@ from elephant_broker.store.merges import GENERIC_TYPES
 
 _CHANGE_CUES = re.compile(
     r"不再|再也不|已经不|不.{0,12}了|以前|过去|曾经|现在|如今|目前|改用|换成|换用|转用|转向|搬到|搬去|搬家"
-    r"|迁到|迁往|迁至|搬迁|变成|改成|改为|换为|变为|离开|跳槽|离职|辞职|退休"
+    r"|迁到|迁往|迁至|搬迁|变成|改成|改为|换为|变为|离开|跳槽|离职|辞职|退休|入职"
     r"|no longer|not\b.{0,30}\bany ?more|anymore|stopped|quit|used to|\bnow\b|switched|moved|relocated"
-    r"|\bleft\b|\bjoined\b|\bbecame\b|\breplaced\b",
+    r"|\bleft\b|\bjoined\b|\bbecame\b|\breplaced\b|\bstart(?:s|ed|ing)? (?:work )?at\b|\bhired\b",
     re.IGNORECASE,
 )
 

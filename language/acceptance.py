@@ -43,7 +43,7 @@ from elephant_broker.language.drafts import FALLBACK, HEDGED, TextContext
 from elephant_broker.language.english import STOPWORDS, word_classes
 from elephant_broker.language.lexicon import Language, words
 from elephant_broker.language.predicates import predicate_key
-from elephant_broker.language.relations import ended_family_surfaces
+from elephant_broker.language.relations import ended_family_surfaces, is_relation
 from elephant_broker.language.segment import has_cjk, pos_tag
 from elephant_broker.schemas.models import Quintuple
 
@@ -91,6 +91,8 @@ def settle(quintuple: Quintuple, ctx: TextContext, sentence: str, *, delimited: 
     if zh:
         if not delimited and not (_zh_subject(settled, ctx, sentence) and _zh_object(settled, ctx, sentence)):
             return None
+        if is_relation(settled.predicate, "naming") and "的" in settled.object:
+            return None  # 在一家叫"星芒"的设计工作室上班: the name belongs to the noun after 的, not the subject
         if not delimited and settled.confidence <= FALLBACK and not _zh_trusted(settled, ctx):
             return None  # the generic subject-verb-object reading, trusted only about people and named things
         if _zh_clause_has(settled, sentence, "hedges"):

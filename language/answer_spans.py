@@ -108,14 +108,20 @@ def question_kind(question: str, language: str) -> str | None:
 def answer_spans(sentence: str, kind: str, language: str) -> list[str]:
     """Return the spans of ``sentence`` that are answers of ``kind``, longest first.
 
+    For a Name, what a naming word introduces comes before every other span.
+
     Times and numbers come from the kind's patterns; people, places, organisations and
     names are proper names. Other kinds have no spans (a State is answered by the
     sentence itself).
     """
+    named: list[str] = []
     if kind in NAMED_KINDS:
         found = _zh_names(sentence, kind) if language == "zh" else _en_names(sentence)
         if kind == NAME:
-            found.extend(_named_after_naming_word(sentence, language))
+            # What a naming word introduces is a name for certain (叫蒋欣怡); a tagger's guess
+            # (小提琴 tagged as a person's name) comes after it.
+            named = named_after_naming_word(sentence, language)
+            found.extend(named)
     else:
         # A pattern's group "span" is the answer when it has one (一台 | 电钢琴).
         found = [
@@ -126,7 +132,7 @@ def answer_spans(sentence: str, kind: str, language: str) -> list[str]:
     spans = [span for span in dict.fromkeys(found) if span]
     # A span inside a longer one is the same answer cut short.
     kept = [span for span in spans if not any(span != other and span in other for other in spans)]
-    return sorted(kept, key=len, reverse=True)
+    return sorted(kept, key=lambda span: (span in named, len(span)), reverse=True)
 
 
 def _en_names(sentence: str) -> list[str]:
@@ -141,7 +147,7 @@ def _en_names(sentence: str) -> list[str]:
     return names
 
 
-def _named_after_naming_word(sentence: str, language: str) -> list[str]:
+def named_after_naming_word(sentence: str, language: str) -> list[str]:
     """The word a naming word introduces: 叫 + 年糕, named + Pepper — a name even when a common word."""
     if language == "zh":
         # Found in the text, not among jieba's words: it glues 猫叫 into one.

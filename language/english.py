@@ -180,6 +180,12 @@ def is_gerund(word: str) -> bool:
     return w.endswith("ing") and is_verb(w) and lemma(w) != w
 
 
+def is_gerund_phrase(text: str) -> bool:
+    """Return True for a phrase led by a gerund with more words after it ("getting a Tesla", "painting watercolors")."""
+    words = text.split()
+    return len(words) > 1 and is_gerund(words[0])
+
+
 def is_participle(word: str) -> bool:
     """Return True for a past participle of a known verb ("written", "founded")."""
     w = word.lower()

@@ -237,12 +237,20 @@ def finish(draft: Draft, sentence: str, ctx: TextContext) -> list[Quintuple]:
                 object_type=object_type,
                 confidence=item.confidence,
                 negated=item.negated,
-                valid_from=item.valid_from,
-                schedule=item.schedule,
+                valid_from=_clock(item.valid_from),
+                schedule=_clock(item.schedule),
                 source_span=sentence.strip(),
             )
         )
     return out
+
+
+_CLOCK_SPACES = re.compile(r"(?<=\d) : (?=\d{2}\b)")
+
+
+def _clock(time: str | None) -> str | None:
+    """A time phrase as written: "at 2:30", not the words' "at 2 : 30"."""
+    return _CLOCK_SPACES.sub(":", time) if time else time
 
 
 def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]:

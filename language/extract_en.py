@@ -101,6 +101,7 @@ PLACE_CLASSES = words("en", "place_classes")
 NAME_CLASSES = words("en", "name_classes")
 PHRASAL_PREPS = words("en", "phrasal_prepositions")
 NAMING_WORDS = words("en", "naming_words")
+NAMING_VERBS = words("en", "naming_verbs")
 INDIRECT_PRONOUNS = words("en", "indirect_pronouns")
 _TIME_UNITS = words("en", "recurring_time_units")
 _NUMBER_WORDS = words("en", "number_words")
@@ -226,6 +227,8 @@ def _frequency_at(ws: list[str], i: int) -> int:
         end = i + 3  # "on Tuesday evenings"
     elif w0 == "at" and w1 in {"night", "weekends"}:
         end = i + 2
+    elif w0.endswith("s") and w0[:-1] in _DAY_PARTS | {"weekend", "weekday"} and i > 0:
+        end = i + 1  # "works nights", "works weekends": a bare plural day part says when
     # "every Saturday morning", "on Sunday evenings", "every Monday and Thursday": one phrase.
     while end > i:
         if _lw(ws, end).rstrip("s") in _TIME_UNITS:
@@ -704,10 +707,18 @@ def _take_object(ws: list[str], k: int) -> int:
                 and ws[nxt_end].lower() not in en.CLAUSE_WORDS
             ):
                 nxt_end += 1
+            named_first = any(en.is_capitalised(word) for word in ws[k:j])
             if (
                 j > k
                 and nxt_end > j + 1
                 and nxt_end - j <= 5
+                # After a name, an item in lower case describes it ("an Outback, green, 40k miles");
+                # a place after it is where it lies ("Taylor County, Texas, in the United States").
+                and (
+                    not named_first
+                    or en.is_capitalised(ws[j + 1])
+                    or ws[j + 1].lower() in en.PREPOSITIONS | {"and", "or"}
+                )
                 and (
                     nxt_end >= n
                     or ws[nxt_end] == ","
@@ -732,7 +743,7 @@ def _take_object(ws: list[str], k: int) -> int:
             break
         if j > k and lw in en.PREPOSITIONS and lw != "of":
             break
-        if j > k and _time_at(ws, j) > j and not en.is_capitalised(w):
+        if j > k and _time_at(ws, j) > j and not en.is_capitalised(w) and not _model_year(ws, j):
             break
         if _frequency_at(ws, j) > j:
             break  # "go jogging every morning": how often, not what
@@ -753,6 +764,58 @@ def _take_object(ws: list[str], k: int) -> int:
             break
         j += 1
     return j
+
+
+def _says_without_subject(ws: list[str]) -> bool:
+    """Whether a line starts with a past-tense verb and no subject, after adverbs ("finally switched from …").
+
+    A participle that opens a description ("Founded in 1998, …", "Given the rain, …") is no such line.
+    """
+    i = 0
+    while i < len(ws) - 1 and _is_adverb(ws[i]):
+        i += 1
+    if i + 1 >= len(ws):
+        return False
+    verb, following = ws[i].lower(), _lw(ws, i + 1)
+    if verb in en.BE_FORMS | en.HAVE_FORMS | en.DO_FORMS:
+        return False  # "Been a busy week", "Had a blast": a state said in passing, not a thing done
+    past = en.is_verb(verb) and not verb.endswith(("ing", "s")) and en.lemma(verb) != verb
+    # A participle that is no past form ("Given the rain, …", "Written in 1954, …") or is also an
+    # adjective ("Retired pilot Buzz Aldrin …") opens a description.
+    past = past and en.past_from_participle(verb) == verb and "ADJ" not in en.word_classes(verb)
+    # "Really made me think": what is left out is "it", not the speaker.
+    return past and following not in {"in", "by", "on", "at", ",", "me", "us", "myself"}
+
+
+def _called(obj_words: list[str], neg: bool, confidence: float, ctx: TextContext) -> list[Draft]:
+    """(who or what is called, called, the name) for "call him Kit", "named her Luna", "call my dog Rex".
+
+    The name is the capitalised run at the end; what is named before it must resolve (a
+    pronoun to the last person, "it" to the topic, "my dog" to the speaker's dog), else nothing.
+    """
+    split = len(obj_words)
+    while split > 0 and en.is_capitalised(obj_words[split - 1]):
+        split -= 1
+    named, name = obj_words[:split], " ".join(obj_words[split:])
+    if not named or not name:
+        return []
+    pronoun = named[0].lower() if len(named) == 1 else ""
+    if pronoun == "it":
+        who = ctx.topic
+    elif pronoun in {"him", "her"}:
+        # The person last named, as subject or not ("My friend Tom is great. We call him Tommy").
+        people = (name for name in reversed(ctx.mentioned) if _types.guess_type(name) == _types.PERSON)
+        who = ctx.last_person or next(people, None)
+    else:
+        who = _name_of(named, ctx)
+    if not who or who == ctx.me and named[0].lower() not in en.FIRST_PERSON:
+        return []
+    return [Draft(who, "called", name, negated=neg, confidence=confidence)]
+
+
+def _model_year(ws: list[str], j: int) -> bool:
+    """Whether a year inside a noun phrase names a model, not a time ("a 2012 Camry", "my used 2019 Subaru")."""
+    return bool(_YEAR.fullmatch(ws[j])) and j + 1 < len(ws) and en.is_capitalised(ws[j + 1])
 
 
 def _skip_tail(ws: list[str], j: int, state: State) -> tuple[int, str | None]:
@@ -1325,6 +1388,10 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                 complement = " to " + ws[k + 1].lower()
                 k += 2
             prep_gerund = gerund and (en.lemma(complement.strip()), _lw(ws, k)) in PREP_GERUNDS
+            recurring = _frequency_at(ws, k)
+            if not complement and recurring > k and _lw(ws, recurring) in en.PARTICLES:
+                # "works nights at the airport": when it recurs, then where.
+                valid_from, k = valid_from or " ".join(ws[k:recurring]), recurring
             if (
                 _lw(ws, k) in en.PARTICLES
                 and _time_at(ws, k) == k
@@ -1367,6 +1434,15 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
             k = date_end + 1
         end = _take_object(ws, k)
         obj_words = ws[k:end]
+        if not be and base in NAMING_VERBS and len(obj_words) >= 2 and en.is_capitalised(obj_words[-1]):
+            # "we just call him Reggie", "I call my dog Rex": the one called, then the name;
+            # neither the caller (we) nor a glued "Emma's dog Rex" is the fact.
+            drafts += _called(obj_words, neg, _confidence(base, state, clear=True), ctx)
+            k, _ = _skip_tail(ws, end, state)
+            if not _continues(ws, k):
+                break
+            k += 1
+            continue
         if len(obj_words) >= 2 and obj_words[0].lower() in INDIRECT_PRONOUNS:
             obj_words = obj_words[1:]  # "taught myself Python": Python is what was taught
         had_as = _had_as(ws, k) if base == "have" and not be else None
@@ -2060,6 +2136,8 @@ _LEFT_BEHIND = mapping("en", "left_behind")
 def _is_schedule(phrase: str) -> bool:
     """Whether a time phrase says when something recurs (every Saturday morning, at 7 am), not since when."""
     ws = phrase.split(" ")
+    if len(ws) == 1 and ws[0].lower()[:-1] in _DAY_PARTS | {"weekend", "weekday"} and ws[0].lower().endswith("s"):
+        return True  # "works nights"
     return _frequency_at(ws, 0) > 0 or _clock_at(ws, 0) > 0 or bool(re.match(r"on \w+days\b", phrase.lower()))
 
 
@@ -2121,8 +2199,13 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     text = en.expand_contractions(sentence.strip()).strip(" .!?;:…\"'“”")
     if text.lower().startswith(REQUEST_STARTS):
         return []
+    words = en.words(text)
+    if ctx.speaker_given and _says_without_subject(words):
+        # A chat line that leaves out "I" ("just picked up a used Outback", "Went to the gym
+        # today") is the speaker's own doing.
+        words = ["I", *words]
     # Appositions and participle phrases said of a name come out of the sentence as clauses of their own.
-    ws, described = _appositions(en.words(text))
+    ws, described = _appositions(words)
     ws, participial = _participial_clauses(ws)
     ws = _without_fronted_phrase(ws)
     ws, reduced = _reduced_relative_of_subject(ws)

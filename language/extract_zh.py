@@ -248,6 +248,8 @@ def tag(clause: str) -> list[Tok]:
             tok.f = "MOST"
         elif tok.w in ADVERBS:
             tok.f = "d"
+        elif tok.f == "ad" and k + 1 < len(toks) and (toks[k + 1].f[:1] == "v" or toks[k + 1].f == "p"):
+            tok.f = "d"  # 正式从华为离职, 认真学: an adjective used as an adverb before a verb or preposition
         elif tok.w in ASPECT and tok.f in {"ul", "ug", "uz", "t", "u"}:
             tok.f = "ASP"
     return toks

@@ -73,6 +73,8 @@ PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
         "move to",
         "moved to",
         "relocate to",
+        "rent in",
+        "renting in",
         "live",
         "reside",
     ),
@@ -153,6 +155,8 @@ def is_single_valued(key: str) -> bool:
     return key in SINGLE_VALUED or bool(_FAVOURITE.match(key))
 
 
+_DIRECTIONS = frozenset({"up", "down", "back", "over", "out", "away", "off", "across", "along"})
+_PREPOSITIONS = frozenset({"to", "in", "into", "at", "from", "for", "with", "on"})
 _SURFACE_TO_KEY: dict[str, str] = {surface: key for key, surfaces in PREDICATE_LEXICON.items() for surface in surfaces}
 _ASPECT = re.compile(r"[了过着]$")
 _SPACES = re.compile(r"\s+")
@@ -212,6 +216,12 @@ def _variants(text: str) -> list[str]:
         # "is employed by" -> "employed by", "was born in" -> "born in"
         if words[0] in {"is", "are", "am", "was", "were", "be", "been"} and len(words) > 1:
             variants.append(" ".join(words[1:]))
+        # A direction between a verb and its preposition does not change a known relation:
+        # "moved up to", "moved back to" are "moved to" (but "grew up in" is not "grew in").
+        if len(words) > 2 and words[-1] in _PREPOSITIONS and all(word in _DIRECTIONS for word in words[1:-1]):
+            for verb in dict.fromkeys((words[0], lemma(words[0]))):
+                if f"{verb} {words[-1]}" in _SURFACE_TO_KEY:
+                    variants.append(f"{verb} {words[-1]}")
         for pattern, replacement in _ENGLISH_INFLECTION:
             variants.append(" ".join([re.sub(pattern, replacement, words[0]), *words[1:]]))
         # Last: the base form of the verb (wrote -> write, taught at -> teach at).

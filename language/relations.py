@@ -17,7 +17,7 @@ from elephant_broker.schemas.models import Quintuple
 
 @functools.cache
 def relation_words(table: str, language: str) -> frozenset[str]:
-    """The words of a relation table (``naming``, ``ending``) in one language."""
+    """The words of a relation table (``naming``, ``ending``, ``employment_start``) in one language."""
     return frozenset(data_file("relations.toml")[table][language])
 
 
@@ -48,6 +48,21 @@ def ended_relation(quintuple: Quintuple) -> Quintuple:
         return quintuple
     language = "en" if quintuple.predicate.strip()[:1].isascii() else "zh"
     return quintuple.model_copy(update={"predicate": family[language], "negated": True})
+
+
+def started_employment(quintuple: Quintuple) -> Quintuple:
+    """A fact that states a start at an employer (刘洋 入职 小红书), as the employment it started (刘洋 在小红书工作).
+
+    The object is an organisation whatever its name was typed (a Reader may take 小红书 for a
+    person); a date or a place started at is no employer and stays as it is.
+    """
+    if quintuple.negated or not is_relation(quintuple.predicate, "employment_start"):
+        return quintuple
+    if quintuple.object_type in ("Time", "Place"):
+        return quintuple
+    relation = data_file("relations.toml")["employment_start"]["relation"]
+    language = "en" if quintuple.predicate.strip()[:1].isascii() else "zh"
+    return quintuple.model_copy(update={"predicate": relation[language], "object_type": "Organization"})
 
 
 def ended_family_surfaces() -> tuple[str, ...]:

@@ -40,3 +40,29 @@ def test_a_denied_place_is_no_answer(broker: Broker) -> None:
     broker.remember("I live in Chicago.", speaker="Mia")
     broker.remember("I moved from Chicago to Seattle.", speaker="Mia")
     assert broker.ask("Where do I live?", speaker="Mia").answer.startswith("Seattle.")
+
+
+@pytest.mark.parametrize(
+    ("memory", "time", "question", "answer"),
+    [
+        ("I went to a pottery class yesterday.", "1:56 pm on 8 May, 2023", "When did I go to a pottery class?",
+         "7 May 2023"),
+        ("我上个月去了成都。", "2024-03-15", "我什么时候去的成都？", "2024年2月"),
+    ],
+)  # fmt: skip
+def test_a_relative_time_is_answered_as_the_date_it_named(
+    broker: Broker, memory: str, time: str, question: str, answer: str
+) -> None:
+    """ "Yesterday", said on 8 May 2023, is 7 May 2023 when asked about later."""
+    broker.remember(memory, speaker="Lena", time=time)
+    reply = broker.ask(question, speaker="Lena")
+    assert reply.value == answer, reply.answer
+
+
+def test_a_start_at_a_new_employer_retires_the_old_one(broker: Broker) -> None:
+    broker.remember("I work at Salesforce.", speaker="Dan")
+    broker.remember("Handed in my notice, then I start at Stripe.", speaker="Dan")
+    broker.remember("我在美团上班。", speaker="刘洋")
+    broker.remember("这个月我入职小红书了。", speaker="刘洋")
+    assert broker.ask("Where do I work now?", speaker="Dan").value == "Stripe"
+    assert broker.ask("我现在在哪家公司？", speaker="刘洋").value == "小红书"

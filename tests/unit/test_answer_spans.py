@@ -8,7 +8,7 @@ import pytest
 from elephant_broker.language.answer_spans import answer_spans, category_word, is_light_word, question_kind
 from elephant_broker.language.corrections import Correction, corrected_statement, find_correction
 from elephant_broker.language.lexicon import data_file
-from elephant_broker.language.relations import ended_relation, is_relation
+from elephant_broker.language.relations import ended_relation, is_relation, started_employment
 from elephant_broker.schemas.models import Quintuple
 
 ANSWERS = data_file("answers.toml")
@@ -69,7 +69,7 @@ def test_names_are_proper_names_or_what_a_naming_word_introduces() -> None:
     assert "三亚" in answer_spans("婚礼在三亚办", "Place", "zh")
 
 
-@pytest.mark.parametrize("table", ["naming", "ending"])
+@pytest.mark.parametrize("table", ["naming", "ending", "employment_start"])
 def test_relation_word_examples(table: str) -> None:
     assert all(is_relation(predicate, table) for predicate in RELATIONS[table]["match"])
     assert not any(is_relation(predicate, table) for predicate in RELATIONS[table]["miss"])
@@ -85,6 +85,21 @@ def test_an_ended_relation_is_the_negation_of_its_family() -> None:
     assert ended_relation(coffee) == coffee
     going = Quintuple(subject="Sofia", predicate="left for", object="Denver", object_type="Place")
     assert ended_relation(going) == going
+
+
+def test_a_start_at_an_employer_is_employment_there() -> None:
+    joined = Quintuple(subject="刘洋", predicate="入职", object="小红书", object_type="Person")
+    assert started_employment(joined).model_dump(include={"predicate", "object_type"}) == {
+        "predicate": "工作",
+        "object_type": "Organization",
+    }
+    starts = Quintuple(subject="Daniel", predicate="starts at", object="Stripe", object_type="Concept")
+    assert started_employment(starts).predicate == "works at"
+    # A time or a place started at is no employer.
+    school = Quintuple(subject="class", predicate="starts at", object="9am", object_type="Time")
+    assert started_employment(school) == school
+    not_yet = Quintuple(subject="Ava", predicate="starts at", object="Acme", object_type="Organization", negated=True)
+    assert started_employment(not_yet) == not_yet
 
 
 @pytest.mark.parametrize(

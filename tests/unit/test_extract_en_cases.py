@@ -224,6 +224,9 @@ FREQUENCY_CASES: list[tuple[str, tuple[str, str, str], str | None, str | None]] 
     ("I go to the gym at 7 am.", ("Mark", "go_to", "gym"), None, "at 7 am"),
     ("Mark walks his dog every other day.", ("Mark", "walk", "Mark's dog"), None, "every other day"),
     ("I moved to Berlin in 2020.", ("Mark", "lives_in", "Berlin"), "in 2020", None),
+    # A bare plural day part after the verb says when, and the place after it is where.
+    ("Mark works nights at the airport.", ("Mark", "works_at", "airport"), None, "nights"),
+    ("I work weekends at Tesco.", ("Mark", "works_at", "Tesco"), None, "weekends"),
 ]
 
 
@@ -746,3 +749,19 @@ def test_clauses_said_beside_the_main_one(text: str, speaker: str, expected: set
 )
 def test_where_someone_works(text: str, expected: set[tuple[str, str, str]]) -> None:
     assert {(q.subject, q.predicate, q.object) for q in extract_quintuples(text)} == expected
+
+
+def test_a_chat_line_without_a_subject_is_the_speakers_doing() -> None:
+    assert ("Ryan", "went to", "gym") in {
+        (q.subject, q.predicate, q.object) for q in extract_quintuples("Went to the gym today", "Ryan")
+    }
+    found = {
+        (q.subject, q.predicate, q.object) for q in extract_quintuples("just picked up a 2019 Subaru Outback", "Ryan")
+    }
+    assert found == {("Ryan", "picked up", "2019 Subaru Outback")}  # a year before a name is the model's
+    # Not a described subject, a state said in passing, or what "it" did to the speaker.
+    assert not ends("Born in Leeds, she moved to London", "Ryan") & {("Ryan", "London")}
+    assert ends("Been a busy week since we talked.", "Ryan") == set()
+    assert ends("Really made me think about taking care of our minds.", "Ryan") == set()
+    # After a name, lower-case items describe it rather than continue a list.
+    assert ends("just picked up an Outback, green, 40k miles", "Ryan") == {("Ryan", "Outback")}

@@ -85,13 +85,19 @@ def test_a_threshold_above_one_disables_embedding_matching() -> None:
         ("is employed at", "works_at"),
         ("resides", "lives_in"),
         ("works as", "works_as"),
+        ("moved up to", "lives_in"),  # a direction between verb and preposition changes nothing
+        ("moving back to", "lives_in"),
+        ("renting in", "lives_in"),
     ],
 )
 def test_attitudes_and_inflections_reach_the_lexicon_key(surface: str, key: str) -> None:
     assert predicate_key(surface) == key
 
 
-@pytest.mark.parametrize("surface", ["爱人", "goes swimming", "stopped using", "wants to visit", "is afraid of"])
+@pytest.mark.parametrize(
+    "surface",
+    ["爱人", "goes swimming", "stopped using", "wants to visit", "is afraid of", "grew up in", "went out with"],
+)
 def test_other_verb_phrases_keep_their_own_key(surface: str) -> None:
     assert predicate_key(surface) not in PREDICATE_LEXICON
 
