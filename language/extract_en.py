@@ -751,6 +751,8 @@ def _take_object(ws: list[str], k: int) -> int:
             break  # "knows Lua well": how well, not what
         if j > k and lw in {"now", "today", "anymore", "too", "either", "again", "already", "though"}:
             break
+        if j > k and lw in {"right", "just"} and _lw(ws, j + 1) == "now":
+            break  # "renting in Austin right now"
         if (
             j > k
             and _lw(ws, j + 1) in {"by", "in", "at", "from", "with"}
