@@ -60,6 +60,15 @@ CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(\w+)[’']ll\b", r"\1 will"),
         (r"\b(I|you|he|she|we|they)[’']d\b", r"\1 would"),
         (r"\b(he|she|it|that|there|what|who|where)[’']s\b", r"\1 is"),
+        # After a noun, 's before a participle of have, or before an adverb, a preposition or
+        # an article, is the verb ("my wife's really into climbing", "Amy's partner's been
+        # teaching me"); before a noun it stays the possessive ("Kit's bachelor party").
+        (r"\b([a-z]+)[’']s (?=(?:been|got)\b)", r"\1 has "),
+        (
+            r"\b([a-z]+)[’']s (?=(?:really|so|very|super|totally|pretty|always|never|still|now|also|just|not"
+            r"|into|in|at|from|on|a|an|the|being|going|getting|doing)\b)",
+            r"\1 is ",
+        ),
     )
 )
 

@@ -169,6 +169,10 @@ def _tag_around_dates(clause: str) -> list[tuple[str, str]]:
     return tagged + pos_tag(clause[start:])
 
 
+_REFLEXIVES = words("zh", "reflexives")
+_PERSON_TAGS = frozenset({"nr", "nrfg", "nrt", "NAME"})
+
+
 def tag(clause: str) -> list[Tok]:
     """Tag a clause with jieba and apply the corrections described in the module docstring."""
     raw = [Tok(w, "x_latin" if f == "eng" or (f == "x" and is_latin(w)) else f) for w, f in _tag_around_dates(clause)]
@@ -207,6 +211,8 @@ def tag(clause: str) -> list[Tok]:
             toks += [Tok(tok.w[:-1], "v"), Tok(tok.w[-1], "ASP")]  # 去过 -> 去 + 过
         elif tok.w in {"我家"}:
             toks.append(Tok("我", "ME"))
+        elif tok.w in _REFLEXIVES and toks and (toks[-1].w in FIRST_PERSON or toks[-1].f in _PERSON_TAGS):
+            continue  # 我自己只喝美式, 小王自己开车: "oneself" only stresses who
         elif tok.w.endswith("人") and len(tok.w) > 2 and _types.guess_type(tok.w[:-1]) == _types.PLACE:
             toks.append(Tok(tok.w, "n"))  # 杭州人 is a demonym, not a person's name.
         # Split 不用 / 没去 into negation + verb.

@@ -765,3 +765,13 @@ def test_a_chat_line_without_a_subject_is_the_speakers_doing() -> None:
     assert ends("Really made me think about taking care of our minds.", "Ryan") == set()
     # After a name, lower-case items describe it rather than continue a list.
     assert ends("just picked up an Outback, green, 40k miles", "Ryan") == {("Ryan", "Outback")}
+
+
+def test_a_nouns_s_before_an_adverb_or_a_participle_is_the_verb() -> None:
+    found = keyed("my wife's really into rock climbing", "Alex")
+    assert ("Alex's wife", "be_into", "rock climbing", False) in found
+    assert ("Alex's partner", "teach", "Korean", False) in keyed(
+        "my partner's been teaching me a bit of Korean", "Alex"
+    )
+    # Before a noun it is whose: Kit's party is a thing of Kit's.
+    assert ("Kit", "Kit's bachelor party") in ends("Kit's bachelor party is in Nashville", "Alex")
