@@ -862,9 +862,12 @@ def listed_after(sentence: str, keywords: Sequence[str], chinese: bool) -> str:
 def _shares_words(sentence: str, keywords: Sequence[str], chinese: bool) -> bool:
     """Whether a sentence holds two thirds of the question's content words, and at least one."""
     if chinese:
-        # One-character words (猫, 叫, 出) count when found, not against when missing.
+        # One-character words (猫, 叫, 出) count when found, not against when missing; but a
+        # sentence that shares only such a word (弟) with a question that has longer ones is not about it.
         content = [word for word in keywords if len(word) > 1]
         shared = sum(word in sentence for word in keywords)
+        if content and not any(word in sentence for word in content):
+            return False
     else:
         bare = [word.removesuffix("'s").removesuffix("’s") for word in english.words(sentence.casefold())]
         said = {form for word in bare for form in (word, english.lemma(word))}

@@ -20,9 +20,7 @@ ABSTAINED = re.compile(
 CLAIM_END = re.compile(r"依据[:：]|Based on memory[:：]?|the closest memory|相关的记忆", re.I)
 NEGATIVE = {"unknown", "hypothetical"}
 
-KNOWN_GAPS = {
-    "z36": "role words are not checked: asked about 弟弟, the 妹妹 fact is taken as the answer",
-}
+KNOWN_GAPS: dict[str, str] = {}
 
 
 @pytest.fixture(scope="module")
