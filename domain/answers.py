@@ -548,11 +548,18 @@ def compose_answer(
     # ... and about the same named entity: 京东 where someone else works is no second answer.
     relation = {fact.predicate_key for fact in best.support[:1]}
     owners = _ends(best.support[0]) & {entity.id for entity in anchors} if best.support else set()
+
+    def parallel(candidate: AnswerCandidate) -> bool:
+        if relation & {fact.predicate_key for fact in candidate.support[:1]}:
+            return True
+        # A list asks for every one of a kind: Spanish (learns) and French (started) are both languages.
+        return analysis.intent == "list" and best.kind not in (None, "Concept") and candidate.kind == best.kind
+
     answers = [best] + [
         candidate
         for candidate in ranked[1:limit]
         if candidate.score >= best.score * 0.6
-        and relation & {fact.predicate_key for fact in candidate.support[:1]}
+        and parallel(candidate)
         and (not owners or bool(candidate.support and owners & _ends(candidate.support[0])))
     ]
     if analysis.intent == "recommend":

@@ -190,10 +190,26 @@ def _answer_type(question: str, zh: bool) -> str | None:
     return None
 
 
+_EN_CLASS_ASKED = re.compile(
+    r"^\s*(?:what|which)\s+(?:kinds? of\s+|sorts? of\s+|types? of\s+)?(?P<noun>[a-z]+)\s+"
+    r"(?:do|does|did|am|are|is|was|were|have|has|had|can|could|will|would)\b",
+    re.IGNORECASE,
+)
+
+
+def _asks_for_plural_class(question: str) -> bool:
+    """Whether a plural class noun asks for all of its kind ("Which languages am I learning?", "What plants …?")."""
+    match = _EN_CLASS_ASKED.match(question)
+    if match is None:
+        return False
+    noun = match.group("noun").casefold()
+    return noun.endswith("s") and not noun.endswith("ss") and en.singular(noun) != noun
+
+
 def _intent(question: str, zh: bool) -> str:
     if (_ZH_RECOMMEND if zh else _EN_RECOMMEND).search(question):
         return "recommend"
-    if (_ZH_LIST if zh else _EN_LIST).search(question):
+    if (_ZH_LIST if zh else _EN_LIST).search(question) or not zh and _asks_for_plural_class(question):
         return "list"
     if zh:
         if _ZH_YES_NO.search(question) and not (

@@ -11,8 +11,16 @@ from __future__ import annotations
 
 import re
 
-from elephant_broker.language.english import STOPWORDS, VERB_BASES, is_base_verb, lemma, third_person
-from elephant_broker.language.segment import word_tag
+from elephant_broker.language.english import (
+    PREPOSITIONS,
+    STOPWORDS,
+    VERB_BASES,
+    is_base_verb,
+    lemma,
+    third_person,
+    word_classes,
+)
+from elephant_broker.language.segment import pos_tag, word_tag
 from elephant_broker.schemas.models import Fact
 
 _COPULAS = frozenset({"is", "are", "was", "were", "am"})
@@ -22,7 +30,7 @@ _PARTICIPLES = {
 }  # fmt: skip
 # Chinese verbs that take their place before them: 在腾讯工作, not 工作腾讯.
 _ZH_PLACE_VERBS = frozenset({"工作", "上班", "读书", "上学", "念书", "实习", "任教", "就读", "住", "生活"})
-_MIXED_SCRIPT_BOUNDARY = re.compile(r"(?<=[\u3400-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u3400-\u9fff])")
+_MIXED_SCRIPT_BOUNDARY = re.compile(r"(?<=[\u3400-\u9fff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u3400-\u9fff])")
 
 
 def sentence_of(fact: Fact) -> str:
@@ -34,7 +42,7 @@ def fact_sentence(subject: str, predicate: str, obj: str, negated: bool = False)
     """Return a fact as a short sentence in the language of its predicate."""
     latin = all(ord(ch) < 0x2E80 for ch in predicate)  # accents too, nothing CJK
     text = _english(subject, predicate, obj, negated) if latin else _chinese(subject, predicate, obj, negated)
-    # Space Latin words off from Chinese: 小李精通 Python, not 小李精通Python.
+    # Space Latin words off from Chinese: 小李精通 Python, not 小李精通Python (numbers stay: 3月21号).
     return _MIXED_SCRIPT_BOUNDARY.sub(" ", text)
 
 
@@ -70,7 +78,9 @@ def _chinese(subject: str, predicate: str, obj: str, negated: bool) -> str:
 
 
 def _is_english_noun(predicate: str) -> bool:
-    """A one-word predicate that is no verb form: a role or attribute (dog, brother, hometown)."""
+    """A predicate that is no verb form: a role or attribute (dog, brother, hometown, phone number)."""
+    if " " in predicate:
+        return _is_english_noun_phrase(predicate.split(" "))
     if predicate.isupper() and predicate.isalpha():
         return True  # CEO, CTO
     if predicate.endswith("s") and not predicate.endswith("ss") or predicate.endswith("ed"):
@@ -78,6 +88,22 @@ def _is_english_noun(predicate: str) -> bool:
     return predicate.isalpha() and predicate.islower() and lemma(predicate) == predicate and predicate not in VERB_BASES
 
 
+def _is_english_noun_phrase(words: list[str]) -> bool:
+    """Words that name an attribute ("phone number", "dentist appt"): no verb form, no preposition, a noun last."""
+    if not all(word.isalpha() and word.islower() for word in words):
+        return False
+    if any(word in PREPOSITIONS or word in STOPWORDS or word.endswith(("ed", "ing")) for word in words):
+        return False
+    if words[0] in VERB_BASES and "NOUN" not in word_classes(words[0]):
+        return False  # "take care", "be into": a verb first
+    classes = word_classes(words[-1])
+    return not classes or "NOUN" in classes
+
+
 def _is_chinese_noun(predicate: str) -> bool:
     tag = word_tag(predicate)
+    if tag is None and len(predicate) > 2:
+        # 女儿生日: a compound of nouns is an attribute too.
+        tags = [flag for _word, flag in pos_tag(predicate)]
+        return bool(tags) and all(flag[:1] in {"n", "t"} and flag != "nr" for flag in tags)
     return tag is not None and tag[:1] in {"n", "t"} and tag != "nr"

@@ -296,3 +296,17 @@ def test_a_yes_no_object_only_similar_to_the_asked_one_needs_the_asked_relation(
     # the predicate settles it.
     written = analysis(intent="yes_no", keywords=["驾照", "考", "科目二"])
     assert compose_answer(written, [ME], facts, [], "小周驾照考科目二了吗？", [ME, similar]).value == "是的"
+
+
+def test_a_list_gathers_every_one_of_the_kind_whatever_the_verb() -> None:
+    amy = Entity(id="id_Amy", name="Amy", type="Person")
+    facts = [
+        fact("f1", "Amy", "learns", "Spanish", object_type="Language", score=1.0),
+        fact("f2", "Amy", "started", "French", object_type="Language", score=0.9),
+        fact("f3", "Amy", "lives in", "Leeds", object_type="Place", score=0.9),
+    ]
+    listed = analysis(language="en", intent="list", answer_type="Language", keywords=["languages", "learning"])
+    assert compose_answer(listed, [amy], facts, [], "Which languages is Amy learning?").value == "Spanish, French"
+    # One thing asked: only what the best answer's relation reaches.
+    one = analysis(language="en", answer_type="Language", keywords=["language", "learning"])
+    assert compose_answer(one, [amy], facts, [], "Which language is Amy learning?").value == "Spanish"
