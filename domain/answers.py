@@ -15,6 +15,7 @@ fails gives way to the offline composer, and the answer's notes say so.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections import defaultdict
@@ -576,7 +577,7 @@ def compose_answer(
 
 
 def _states_asked_relation(
-    candidate: AnswerCandidate, analysis: QuestionAnalysis, asked: frozenset[str], question: str = ""
+    candidate: AnswerCandidate, analysis: QuestionAnalysis, asked: frozenset[str], question: str
 ) -> bool:
     """Whether a fact the candidate rests on states the relation the question asks (喜欢吃 for 爱吃什么).
 
@@ -683,10 +684,12 @@ def _only_named_by(candidate: AnswerCandidate, anchor_ids: set[str]) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=256)
 def asked_relatives(question: str, asker: str) -> frozenset[str]:
     """The role words the asker's relatives are asked about by ("Alex's wife", "田亮老婆", 我的同事 resolved).
 
-    ``question`` has its first person resolved to ``asker``.
+    ``question`` has its first person resolved to ``asker``. Cached: the composer and the
+    sentence reader both ask it of the same question.
     """
     if not asker or asker not in question:
         return frozenset()

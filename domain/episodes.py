@@ -176,8 +176,9 @@ def plan_episode(
     if authorities is None:
         authorities = store.source_authorities(scope)
     authority = authorities.get(episode.source.lower(), default_authority)
-    # "yesterday" is a date once we know when it was said: the episode's time, else when it was stored.
-    said = said_at(episode.time, episode.created_at)
+    # "yesterday" is a date once we know when it was said: the episode's time, else when it was
+    # stored (read only when a fact has a time: a free-text episode time costs a parse).
+    said = said_at(episode.time, episode.created_at) if any(fact.valid_from for fact in facts) else None
     for fact in facts:
         fact.authority = authority
         fact.derived_from = derived_from

@@ -227,7 +227,7 @@ def _frequency_at(ws: list[str], i: int) -> int:
         end = i + 3  # "on Tuesday evenings"
     elif w0 == "at" and w1 in {"night", "weekends"}:
         end = i + 2
-    elif w0.endswith("s") and w0[:-1] in _DAY_PARTS | {"weekend", "weekday"} and i > 0:
+    elif i > 0 and _is_bare_day_parts(w0):
         end = i + 1  # "works nights", "works weekends": a bare plural day part says when
     # "every Saturday morning", "on Sunday evenings", "every Monday and Thursday": one phrase.
     while end > i:
@@ -238,6 +238,11 @@ def _frequency_at(ws: list[str], i: int) -> int:
         else:
             break
     return end
+
+
+def _is_bare_day_parts(word: str) -> bool:
+    """Whether a lower-case word is a plural day part said alone ("nights", "weekends"): when something recurs."""
+    return word.endswith("s") and word[:-1] in _DAY_PARTS | {"weekend", "weekday"}
 
 
 def _manner_at(ws: list[str], i: int) -> int:
@@ -2138,7 +2143,7 @@ _LEFT_BEHIND = mapping("en", "left_behind")
 def _is_schedule(phrase: str) -> bool:
     """Whether a time phrase says when something recurs (every Saturday morning, at 7 am), not since when."""
     ws = phrase.split(" ")
-    if len(ws) == 1 and ws[0].lower()[:-1] in _DAY_PARTS | {"weekend", "weekday"} and ws[0].lower().endswith("s"):
+    if len(ws) == 1 and _is_bare_day_parts(ws[0].lower()):
         return True  # "works nights"
     return _frequency_at(ws, 0) > 0 or _clock_at(ws, 0) > 0 or bool(re.match(r"on \w+days\b", phrase.lower()))
 

@@ -170,7 +170,6 @@ def _tag_around_dates(clause: str) -> list[tuple[str, str]]:
 
 
 _REFLEXIVES = words("zh", "reflexives")
-_PERSON_TAGS = frozenset({"nr", "nrfg", "nrt", "NAME"})
 
 
 def tag(clause: str) -> list[Tok]:
@@ -211,7 +210,7 @@ def tag(clause: str) -> list[Tok]:
             toks += [Tok(tok.w[:-1], "v"), Tok(tok.w[-1], "ASP")]  # 去过 -> 去 + 过
         elif tok.w in {"我家"}:
             toks.append(Tok("我", "ME"))
-        elif tok.w in _REFLEXIVES and toks and (toks[-1].w in FIRST_PERSON or toks[-1].f in _PERSON_TAGS):
+        elif tok.w in _REFLEXIVES and toks and (toks[-1].w in FIRST_PERSON or toks[-1].f in _PERSON_NAME_FLAGS):
             continue  # 我自己只喝美式, 小王自己开车: "oneself" only stresses who
         elif tok.w.endswith("人") and len(tok.w) > 2 and _types.guess_type(tok.w[:-1]) == _types.PLACE:
             toks.append(Tok(tok.w, "n"))  # 杭州人 is a demonym, not a person's name.

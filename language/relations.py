@@ -46,8 +46,7 @@ def ended_relation(quintuple: Quintuple) -> Quintuple:
     family = data_file("relations.toml")["ending"]["families"].get(quintuple.object_type)
     if family is None:
         return quintuple
-    language = "en" if quintuple.predicate.strip()[:1].isascii() else "zh"
-    return quintuple.model_copy(update={"predicate": family[language], "negated": True})
+    return quintuple.model_copy(update={"predicate": family[_language_of(quintuple)], "negated": True})
 
 
 def started_employment(quintuple: Quintuple) -> Quintuple:
@@ -61,8 +60,12 @@ def started_employment(quintuple: Quintuple) -> Quintuple:
     if quintuple.object_type in ("Time", "Place"):
         return quintuple
     relation = data_file("relations.toml")["employment_start"]["relation"]
-    language = "en" if quintuple.predicate.strip()[:1].isascii() else "zh"
-    return quintuple.model_copy(update={"predicate": relation[language], "object_type": "Organization"})
+    return quintuple.model_copy(update={"predicate": relation[_language_of(quintuple)], "object_type": "Organization"})
+
+
+def _language_of(quintuple: Quintuple) -> str:
+    """The language a fact's predicate is written in, for a rewritten relation's wording."""
+    return "en" if quintuple.predicate.strip()[:1].isascii() else "zh"
 
 
 def ended_family_surfaces() -> tuple[str, ...]:

@@ -73,22 +73,22 @@ def said_at(time: str | None, stored_at_ms: int) -> datetime:
     return parse_said_at(time) or datetime.fromtimestamp(stored_at_ms / 1000, UTC)
 
 
-def resolve_relative_time(phrase: str | None, said_at: datetime | None) -> str | None:
-    """The date a relative time phrase names, said at ``said_at``; the phrase itself when it is not relative.
+def resolve_relative_time(phrase: str | None, when_said: datetime | None) -> str | None:
+    """The date a relative time phrase names, said at ``when_said``; the phrase itself when it is not relative.
 
     Args:
         phrase: The time phrase of a fact ("yesterday", "last week", 去年, "in 2019").
-        said_at: When the text that holds it was said; None leaves the phrase as it is.
+        when_said: When the text that holds it was said (``said_at``); None leaves the phrase as it is.
 
     Returns:
         The phrase written out at its precision ("7 May 2023", "the week before 8 May
         2023", "June 2023", "2022"; in Chinese 2023年5月7日 …), or the phrase unchanged.
     """
-    if not phrase or said_at is None or len(phrase) > _MAX_PHRASE:
+    if not phrase or when_said is None or len(phrase) > _MAX_PHRASE:
         return phrase
     if any(ch.isdigit() for ch in phrase) and not _AGO.search(phrase):
         return phrase  # a written date ("in 2019", 生日是3月12号) names its time itself, every year or once
-    base = said_at.replace(tzinfo=None)
+    base = when_said.replace(tzinfo=None)
     found = _parse_with_period(phrase, base)
     if found is None:
         return phrase
