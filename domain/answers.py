@@ -505,7 +505,7 @@ def compose_answer(
         if is_of_kind(candidate, kind, analysis.answer_type, asked, analysis.answer_kind) and candidate.connected
     ]
     anchor_ids = {entity.id for entity in anchors}
-    # 吴倩猫 叫 芝麻汤圆: what bears the name the question gives is the thing asked about, no answer to it.
+    # 小周狗 叫 豆包: what bears the name the question gives is the thing asked about, no answer to it.
     ranked = [candidate for candidate in ranked if not _only_named_by(candidate, anchor_ids)]
     relatives = asked_relatives(question, asker)
     if relatives:
@@ -656,12 +656,12 @@ def is_of_kind(
         if naming is not None:
             return naming.object_id == candidate.entity_id  # 猫 叫 年糕: the name is what it is called
         if any(_names_relative(fact, candidate) for fact in candidate.support):
-            return True  # 蒋涛 女儿 蒋欣怡: the daughter is the person named, whatever a tagger makes of it
+            return True  # 周宁 儿子 邵欣怡: the son is the person named, whatever a tagger makes of it
         return candidate.kind not in ("Activity", "Time", "Event") and is_proper_name(candidate.name)
     if kind in CLAUSE_KINDS or kind == CONNECTION:
         return False  # a state or a reason is a clause: read from what was said, not from an entity
     if answer_type not in (None, "Activity", "Event") and english.is_gerund_phrase(candidate.name):
-        return False  # "getting a Tesla" is something done (or thought of), not the car asked for
+        return False  # "buying a Rivian" is something done (or thought of), not the car asked for
     if candidate.kind == "Person" and kind is None and answer_type is None and candidate.name.isascii():
         # "What …?" asks for no one: a person answers who, a role or a name. (A Chinese name's
         # type comes from jieba's nr tag, which unknown words get too: 柯基 is no person.)
@@ -686,7 +686,7 @@ def _only_named_by(candidate: AnswerCandidate, anchor_ids: set[str]) -> bool:
 
 @functools.lru_cache(maxsize=256)
 def asked_relatives(question: str, asker: str) -> frozenset[str]:
-    """The role words the asker's relatives are asked about by ("Alex's wife", "田亮老婆", 我的同事 resolved).
+    """The role words the asker's relatives are asked about by ("Alex's wife", "周宁老婆", 我的同事 resolved).
 
     ``question`` has its first person resolved to ``asker``. Cached: the composer and the
     sentence reader both ask it of the same question.
@@ -723,8 +723,8 @@ def _answers_for_relative(
 ) -> bool:
     """Whether a candidate answers a question about the asker's relative, not about the asker.
 
-    The relative is the far end of a role fact (蒋涛 女儿 蒋欣怡) or an entity named by the role
-    ("Rachel's younger brother", 田亮老婆). The relative answers only a question for a name or a
+    The relative is the far end of a role fact (周宁 儿子 邵欣怡) or an entity named by the role
+    ("Eve's younger brother", 周宁老婆). The relative answers only a question for a name or a
     person; anything else must be reached through the relative.
     """
     keys = {predicate_key(role) for role in relatives}
@@ -740,7 +740,7 @@ def _answers_for_relative(
     if is_relative(candidate.entity_id, candidate.name):
         return kind in (NAME, "Person") or kind is None and bool(role_facts)
     if own_name:
-        # Asked for the relative's name: only what the relative is called answers (Kit, 豆豆).
+        # Asked for the relative's name: only what the relative is called answers (Bubba, 豆豆).
         return any(
             is_relation(fact.predicate, "naming")
             and fact.object_id == candidate.entity_id
@@ -765,7 +765,7 @@ def _names_relative(fact: Fact, candidate: AnswerCandidate) -> bool:
 
 
 def is_description(name: str) -> bool:
-    """Whether a Latin-script name describes rather than names: lower-case words after an owner ("Rachel's brother")."""
+    """Whether a Latin-script name describes rather than names: lower-case words after an owner ("Eve's brother")."""
     words = name.split()
     return name.isascii() and any(word[:1].islower() and word not in _NAME_CONNECTORS for word in words[1:])
 
@@ -803,7 +803,7 @@ def read_from_episodes(
         return None
     chinese = analysis.language == "zh"
     names = [name for name in dict.fromkeys([*analysis.entities, *about]) if name != asker]
-    # Asked for a relative's own name, only what a naming word introduces is one (叫蒋欣怡).
+    # Asked for a relative's own name, only what a naming word introduces is one (叫邵欣怡).
     own_name = kind == NAME and asks_relative_name(question, asked_relatives(question, asker))
     about_asker = asker in analysis.entities or asker in about
     category = category_word(question, analysis.language)
@@ -948,8 +948,8 @@ def _answer_yes_no(
         written = is_mentioned(fact.object, question)
         named = written or fact.object_id in linked_ids
         owner = fact.subject_id in linked_ids or is_mentioned(fact.subject, question)
-        # An object only similar to the question's (科目二 ~ 驾照) must be settled by the relation
-        # itself, not by a question word found inside the predicate (驾照考).
+        # An object only similar to the question's (加急件 ~ 签证) must be settled by the relation
+        # itself, not by a question word found inside the predicate (签证办).
         if named and owner and (relation_words is None or _settles(fact, relation_words, loose=written)):
             if fact.negated:
                 return _with_reasons(_chinese_no(fact) if chinese else "No", [*(lead or []), fact], chinese)

@@ -123,7 +123,7 @@ def read(
                 "(ingest it again once the model works to add the model's facts)"
             )
             quintuples, read_by = extract_with_rules(text, speaker), READ_FALLBACK
-    # 入职小红书 is employment at an organisation: typed so before names are resolved.
+    # 入职网易 is employment at an organisation: typed so before names are resolved.
     quintuples = [started_employment(quintuple) for quintuple in quintuples]
     if schema is not None:
         quintuples, left_out = schema.fit(quintuples)

@@ -92,7 +92,7 @@ def settle(quintuple: Quintuple, ctx: TextContext, sentence: str, *, delimited: 
         if not delimited and not (_zh_subject(settled, ctx, sentence) and _zh_object(settled, ctx, sentence)):
             return None
         if is_relation(settled.predicate, "naming") and "的" in settled.object:
-            return None  # 在一家叫"星芒"的设计工作室上班: the name belongs to the noun after 的, not the subject
+            return None  # 在一家叫"青禾"的咨询公司上班: the name belongs to the noun after 的, not the subject
         if not delimited and settled.confidence <= FALLBACK and not _zh_trusted(settled, ctx):
             return None  # the generic subject-verb-object reading, trusted only about people and named things
         if _zh_clause_has(settled, sentence, "hedges"):

@@ -118,8 +118,8 @@ def answer_spans(sentence: str, kind: str, language: str) -> list[str]:
     if kind in NAMED_KINDS:
         found = _zh_names(sentence, kind) if language == "zh" else _en_names(sentence)
         if kind == NAME:
-            # What a naming word introduces is a name for certain (叫蒋欣怡); a tagger's guess
-            # (小提琴 tagged as a person's name) comes after it.
+            # What a naming word introduces is a name for certain (叫邵欣怡); a tagger's guess
+            # (萨克斯 tagged as a's name) comes after it.
             named = named_after_naming_word(sentence, language)
             found.extend(named)
     else:

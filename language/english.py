@@ -61,8 +61,8 @@ CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(I|you|he|she|we|they)[’']d\b", r"\1 would"),
         (r"\b(he|she|it|that|there|what|who|where)[’']s\b", r"\1 is"),
         # After a noun, 's before a participle of have, or before an adverb, a preposition or
-        # an article, is the verb ("my wife's really into climbing", "Amy's partner's been
-        # teaching me"); before a noun it stays the possessive ("Kit's bachelor party").
+        # an article, is the verb ("my cousin's really into fencing", "Ben's aunt's been
+        # teaching me"); before a noun it stays the possessive ("Ada's wedding party").
         (r"\b([a-z]+)[’']s (?=(?:been|got)\b)", r"\1 has "),
         (
             r"\b([a-z]+)[’']s (?=(?:really|so|very|super|totally|pretty|always|never|still|now|also|just|not"
@@ -190,7 +190,7 @@ def is_gerund(word: str) -> bool:
 
 
 def is_gerund_phrase(text: str) -> bool:
-    """Return True for a phrase led by a gerund with more words after it ("getting a Tesla", "painting watercolors")."""
+    """Return True for a phrase led by a gerund with more words after it ("buying a Rivian", "painting watercolors")."""
     words = text.split()
     return len(words) > 1 and is_gerund(words[0])
 

@@ -228,7 +228,7 @@ def _frequency_at(ws: list[str], i: int) -> int:
     elif w0 == "at" and w1 in {"night", "weekends"}:
         end = i + 2
     elif i > 0 and _is_bare_day_parts(w0):
-        end = i + 1  # "works nights", "works weekends": a bare plural day part says when
+        end = i + 1  # "works evenings", "works weekends": a bare plural day part says when
     # "every Saturday morning", "on Sunday evenings", "every Monday and Thursday": one phrase.
     while end > i:
         if _lw(ws, end).rstrip("s") in _TIME_UNITS:
@@ -717,7 +717,7 @@ def _take_object(ws: list[str], k: int) -> int:
                 j > k
                 and nxt_end > j + 1
                 and nxt_end - j <= 5
-                # After a name, an item in lower case describes it ("an Outback, green, 40k miles");
+                # After a name, an item in lower case describes it ("a Corolla, blue, 90k km");
                 # a place after it is where it lies ("Taylor County, Texas, in the United States").
                 and (
                     not named_first
@@ -757,7 +757,7 @@ def _take_object(ws: list[str], k: int) -> int:
         if j > k and lw in {"now", "today", "anymore", "too", "either", "again", "already", "though"}:
             break
         if j > k and lw in {"right", "just"} and _lw(ws, j + 1) == "now":
-            break  # "renting in Austin right now"
+            break  # "staying in Lyon right now"
         if (
             j > k
             and _lw(ws, j + 1) in {"by", "in", "at", "from", "with"}
@@ -795,7 +795,7 @@ def _says_without_subject(ws: list[str]) -> bool:
 
 
 def _called(obj_words: list[str], neg: bool, confidence: float, ctx: TextContext) -> list[Draft]:
-    """(who or what is called, called, the name) for "call him Kit", "named her Luna", "call my dog Rex".
+    """(who or what is called, called, the name) for "call him Bubba", "named her Luna", "call my dog Rex".
 
     The name is the capitalised run at the end; what is named before it must resolve (a
     pronoun to the last person, "it" to the topic, "my dog" to the speaker's dog), else nothing.
@@ -810,7 +810,7 @@ def _called(obj_words: list[str], neg: bool, confidence: float, ctx: TextContext
     if pronoun == "it":
         who = ctx.topic
     elif pronoun in {"him", "her"}:
-        # The person last named, as subject or not ("My friend Tom is great. We call him Tommy").
+        # The person last named, as subject or not ("My friend Tom is great. We call him Bubba").
         people = (name for name in reversed(ctx.mentioned) if _types.guess_type(name) == _types.PERSON)
         who = ctx.last_person or next(people, None)
     else:
@@ -821,7 +821,7 @@ def _called(obj_words: list[str], neg: bool, confidence: float, ctx: TextContext
 
 
 def _model_year(ws: list[str], j: int) -> bool:
-    """Whether a year inside a noun phrase names a model, not a time ("a 2012 Camry", "my used 2019 Subaru")."""
+    """Whether a year inside a noun phrase names a model, not a time ("a 2015 Corolla", "my old 1998 Volvo")."""
     return bool(_YEAR.fullmatch(ws[j])) and j + 1 < len(ws) and en.is_capitalised(ws[j + 1])
 
 
@@ -1397,7 +1397,7 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
             prep_gerund = gerund and (en.lemma(complement.strip()), _lw(ws, k)) in PREP_GERUNDS
             recurring = _frequency_at(ws, k)
             if not complement and recurring > k and _lw(ws, recurring) in en.PARTICLES:
-                # "works nights at the airport": when it recurs, then where.
+                # "works evenings at the depot": when it recurs, then where.
                 valid_from, k = valid_from or " ".join(ws[k:recurring]), recurring
             if (
                 _lw(ws, k) in en.PARTICLES
@@ -1442,7 +1442,7 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
         end = _take_object(ws, k)
         obj_words = ws[k:end]
         if not be and base in NAMING_VERBS and len(obj_words) >= 2 and en.is_capitalised(obj_words[-1]):
-            # "we just call him Reggie", "I call my dog Rex": the one called, then the name;
+            # "we all call him Bubba", "I call my dog Rex": the one called, then the name;
             # neither the caller (we) nor a glued "Emma's dog Rex" is the fact.
             drafts += _called(obj_words, neg, _confidence(base, state, clear=True), ctx)
             k, _ = _skip_tail(ws, end, state)
@@ -2144,7 +2144,7 @@ def _is_schedule(phrase: str) -> bool:
     """Whether a time phrase says when something recurs (every Saturday morning, at 7 am), not since when."""
     ws = phrase.split(" ")
     if len(ws) == 1 and _is_bare_day_parts(ws[0].lower()):
-        return True  # "works nights"
+        return True  # "works evenings"
     return _frequency_at(ws, 0) > 0 or _clock_at(ws, 0) > 0 or bool(re.match(r"on \w+days\b", phrase.lower()))
 
 
@@ -2208,7 +2208,7 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
         return []
     words = en.words(text)
     if ctx.speaker_given and _says_without_subject(words):
-        # A chat line that leaves out "I" ("just picked up a used Outback", "Went to the gym
+        # A chat line that leaves out "I" ("just bought a second-hand Corolla", "Went to the gym
         # today") is the speaker's own doing.
         words = ["I", *words]
     # Appositions and participle phrases said of a name come out of the sentence as clauses of their own.

@@ -211,7 +211,7 @@ def tag(clause: str) -> list[Tok]:
         elif tok.w in {"我家"}:
             toks.append(Tok("我", "ME"))
         elif tok.w in _REFLEXIVES and toks and (toks[-1].w in FIRST_PERSON or toks[-1].f in _PERSON_NAME_FLAGS):
-            continue  # 我自己只喝美式, 小王自己开车: "oneself" only stresses who
+            continue  # 我自己平时只喝绿茶, 小王自己开车: "oneself" only stresses who
         elif tok.w.endswith("人") and len(tok.w) > 2 and _types.guess_type(tok.w[:-1]) == _types.PLACE:
             toks.append(Tok(tok.w, "n"))  # 杭州人 is a demonym, not a person's name.
         # Split 不用 / 没去 into negation + verb.
@@ -254,7 +254,7 @@ def tag(clause: str) -> list[Tok]:
         elif tok.w in ADVERBS:
             tok.f = "d"
         elif tok.f == "ad" and k + 1 < len(toks) and (toks[k + 1].f[:1] == "v" or toks[k + 1].f == "p"):
-            tok.f = "d"  # 正式从华为离职, 认真学: an adjective used as an adverb before a verb or preposition
+            tok.f = "d"  # 正式从阿里离职, 认真学: an adjective used as an adverb before a verb or preposition
         elif tok.w in ASPECT and tok.f in {"ul", "ug", "uz", "t", "u"}:
             tok.f = "ASP"
     return toks

@@ -50,10 +50,10 @@ def ended_relation(quintuple: Quintuple) -> Quintuple:
 
 
 def started_employment(quintuple: Quintuple) -> Quintuple:
-    """A fact that states a start at an employer (刘洋 入职 小红书), as the employment it started (刘洋 在小红书工作).
+    """A fact that states a start at an employer (周宁 入职 网易), as the employment it started (周宁 在网易工作).
 
-    The object is an organisation whatever its name was typed (a Reader may take 小红书 for a
-    person); a date or a place started at is no employer and stays as it is.
+    The object is an organisation whatever its name was typed (a Reader may take a new
+    company's name for a person); a date or a place started at is no employer and stays as it is.
     """
     if quintuple.negated or not is_relation(quintuple.predicate, "employment_start"):
         return quintuple

@@ -89,7 +89,7 @@ def _is_english_noun(predicate: str) -> bool:
 
 
 def _is_english_noun_phrase(words: list[str]) -> bool:
-    """Words that name an attribute ("phone number", "dentist appt"): no verb form, no preposition, a noun last."""
+    """Words that name an attribute ("phone number", "gym membership"): no verb form, no preposition, a noun last."""
     if not all(word.isalpha() and word.islower() for word in words):
         return False
     if any(word in PREPOSITIONS or word in STOPWORDS or word.endswith(("ed", "ing")) for word in words):

@@ -87,7 +87,7 @@ def resolve_relative_time(phrase: str | None, when_said: datetime | None) -> str
     if not phrase or when_said is None or len(phrase) > _MAX_PHRASE:
         return phrase
     if any(ch.isdigit() for ch in phrase) and not _AGO.search(phrase):
-        return phrase  # a written date ("in 2019", 生日是3月12号) names its time itself, every year or once
+        return phrase  # a written date ("in 2019", 生日是5月8号) names its time itself, every year or once
     base = when_said.replace(tzinfo=None)
     found = _parse_with_period(phrase, base)
     if found is None:

@@ -60,9 +60,9 @@ def test_a_relative_time_is_answered_as_the_date_it_named(
 
 
 def test_a_start_at_a_new_employer_retires_the_old_one(broker: Broker) -> None:
-    broker.remember("I work at Salesforce.", speaker="Dan")
-    broker.remember("Handed in my notice, then I start at Stripe.", speaker="Dan")
-    broker.remember("我在美团上班。", speaker="刘洋")
-    broker.remember("这个月我入职小红书了。", speaker="刘洋")
-    assert broker.ask("Where do I work now?", speaker="Dan").value == "Stripe"
-    assert broker.ask("我现在在哪家公司？", speaker="刘洋").value == "小红书"
+    broker.remember("I work at Initrode.", speaker="Dan")
+    broker.remember("Resigned on Friday; I start at Globex next week.", speaker="Dan")
+    broker.remember("我在京东上班。", speaker="周宁")
+    broker.remember("上周我入职网易了。", speaker="周宁")
+    assert broker.ask("Where do I work now?", speaker="Dan").value == "Globex"
+    assert broker.ask("我现在在哪家公司工作？", speaker="周宁").value == "网易"

@@ -67,6 +67,8 @@ def test_names_are_proper_names_or_what_a_naming_word_introduces() -> None:
     assert answer_spans("I think we should go", "Person", "en") == []  # "I" is capitalised, not a name
     assert answer_spans("我有一条狗，名字叫旺财。", "Name", "zh") == ["旺财"]
     assert "三亚" in answer_spans("婚礼在三亚办", "Place", "zh")
+    # What a naming word introduces comes first, before a tagger's guess of the same length.
+    assert answer_spans("我女儿叫邵欣怡，在学萨克斯", "Name", "zh")[0] == "邵欣怡"
 
 
 @pytest.mark.parametrize("table", ["naming", "ending", "employment_start"])
@@ -88,12 +90,12 @@ def test_an_ended_relation_is_the_negation_of_its_family() -> None:
 
 
 def test_a_start_at_an_employer_is_employment_there() -> None:
-    joined = Quintuple(subject="刘洋", predicate="入职", object="小红书", object_type="Person")
+    joined = Quintuple(subject="周宁", predicate="入职", object="网易", object_type="Person")
     assert started_employment(joined).model_dump(include={"predicate", "object_type"}) == {
         "predicate": "工作",
         "object_type": "Organization",
     }
-    starts = Quintuple(subject="Daniel", predicate="starts at", object="Stripe", object_type="Concept")
+    starts = Quintuple(subject="Omar", predicate="starts at", object="Globex", object_type="Concept")
     assert started_employment(starts).predicate == "works at"
     # A time or a place started at is no employer.
     school = Quintuple(subject="class", predicate="starts at", object="9am", object_type="Time")

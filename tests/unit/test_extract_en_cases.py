@@ -225,7 +225,7 @@ FREQUENCY_CASES: list[tuple[str, tuple[str, str, str], str | None, str | None]] 
     ("Mark walks his dog every other day.", ("Mark", "walk", "Mark's dog"), None, "every other day"),
     ("I moved to Berlin in 2020.", ("Mark", "lives_in", "Berlin"), "in 2020", None),
     # A bare plural day part after the verb says when, and the place after it is where.
-    ("Mark works nights at the airport.", ("Mark", "works_at", "airport"), None, "nights"),
+    ("Mark works evenings at the depot.", ("Mark", "works_at", "depot"), None, "evenings"),
     ("I work weekends at Tesco.", ("Mark", "works_at", "Tesco"), None, "weekends"),
 ]
 
@@ -756,22 +756,20 @@ def test_a_chat_line_without_a_subject_is_the_speakers_doing() -> None:
         (q.subject, q.predicate, q.object) for q in extract_quintuples("Went to the gym today", "Ryan")
     }
     found = {
-        (q.subject, q.predicate, q.object) for q in extract_quintuples("just picked up a 2019 Subaru Outback", "Ryan")
+        (q.subject, q.predicate, q.object) for q in extract_quintuples("just bought a 2015 Toyota Corolla", "Ryan")
     }
-    assert found == {("Ryan", "picked up", "2019 Subaru Outback")}  # a year before a name is the model's
+    assert found == {("Ryan", "bought", "2015 Toyota Corolla")}  # a year before a name is the model's
     # Not a described subject, a state said in passing, or what "it" did to the speaker.
     assert not ends("Born in Leeds, she moved to London", "Ryan") & {("Ryan", "London")}
-    assert ends("Been a busy week since we talked.", "Ryan") == set()
-    assert ends("Really made me think about taking care of our minds.", "Ryan") == set()
+    assert ends("Been a long month at the office.", "Ryan") == set()
+    assert ends("Really made me wonder about the whole plan.", "Ryan") == set()
     # After a name, lower-case items describe it rather than continue a list.
-    assert ends("just picked up an Outback, green, 40k miles", "Ryan") == {("Ryan", "Outback")}
+    assert ends("just bought a Corolla, blue, 90k km", "Ryan") == {("Ryan", "Corolla")}
 
 
 def test_a_nouns_s_before_an_adverb_or_a_participle_is_the_verb() -> None:
-    found = keyed("my wife's really into rock climbing", "Alex")
-    assert ("Alex's wife", "be_into", "rock climbing", False) in found
-    assert ("Alex's partner", "teach", "Korean", False) in keyed(
-        "my partner's been teaching me a bit of Korean", "Alex"
-    )
-    # Before a noun it is whose: Kit's party is a thing of Kit's.
-    assert ("Kit", "Kit's bachelor party") in ends("Kit's bachelor party is in Nashville", "Alex")
+    found = keyed("my cousin's really into fencing", "Alex")
+    assert ("Alex's cousin", "be_into", "fencing", False) in found
+    assert ("Alex's aunt", "teach", "Welsh", False) in keyed("my aunt's been teaching me a bit of Welsh", "Alex")
+    # Before a noun it is whose: Ada's party is a thing of Ada's.
+    assert ("Ada", "Ada's wedding party") in ends("Ada's wedding party is in Porto", "Alex")

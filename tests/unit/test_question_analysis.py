@@ -102,10 +102,10 @@ INTENTS: list[tuple[str, str]] = [
     ("小李有什么爱好？", "list"),
     ("What are my favourite foods?", "list"),
     ("List the tools I use.", "list"),
-    ("Which languages is Amy learning?", "list"),  # a plural class noun asks for all of them
+    ("Which dialects is Oskar studying?", "list"),  # a plural class noun asks for all of them
     ("What kinds of pets does Ann have?", "list"),
     ("What news did Maria share?", "lookup"),  # "news" is no plural
-    ("Which hospital does Priya work at?", "lookup"),
+    ("Which bakery does Oskar work at?", "lookup"),
     ("小王是不是程序员？", "yes_no"),
     ("小李会Python吗？", "yes_no"),
     ("我是否用过Java？", "yes_no"),

@@ -35,10 +35,10 @@ def sentence(subject: str, predicate: str, obj: str, negated: bool = False) -> s
         ("小美", "猫", "豆豆", False, "小美的猫是豆豆"),
         ("小吴", "儿子", "小吴儿子", False, "小吴有儿子"),
         # An attribute of several words reads as one: whose, then what it is.
-        ("Hannah", "dentist appt", "Thursday", False, "Hannah's dentist appt is Thursday"),
-        ("Tom", "phone number", "555-0142", False, "Tom's phone number is 555-0142"),
+        ("Omar", "gym membership", "Gold", False, "Omar's gym membership is Gold"),
+        ("Lena", "phone number", "020 7946 0958", False, "Lena's phone number is 020 7946 0958"),
         ("Amy", "take care of", "Rex", False, "Amy takes care of Rex"),
-        ("赵敏", "女儿生日", "3月21号", False, "赵敏的女儿生日是3月21号"),
+        ("周宁", "儿子生日", "5月8号", False, "周宁的儿子生日是5月8号"),
         ("小李", "用", "Python3", False, "小李用 Python3"),
     ],
 )
