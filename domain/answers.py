@@ -19,7 +19,7 @@ import functools
 import json
 import re
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -481,8 +481,10 @@ def compose_answer(
     chinese = analysis.language == "zh"
     lead = list(path or [])
     kind = answer_kind(analysis)
+    called = names_called(facts)
+    ways = _ways_to_asked(question, asker, facts)
     if not facts:
-        read = read_from_episodes(analysis, question, asker, episodes, about)
+        read = read_from_episodes(analysis, question, asker, episodes, about, called, ways)
         return read or abstain(chinese, "nothing_found" if not episodes else _no_kind(kind))
     if analysis.intent == "yes_no":
         linked_ids = {entity.id for entity in linked or anchors}
@@ -510,9 +512,17 @@ def compose_answer(
     relatives = asked_relatives(question, asker)
     if relatives:
         # "What does my wife drink?": the asker's own facts do not answer for her.
-        own_name = asks_relative_name(question, relatives)
+        role = named_role(question, relatives)
+        own_name = role is not None
+        if role is not None:
+            # 我闺蜜的老板叫什么: the boss's name is asked; the friend is only the way to the boss.
+            relatives = frozenset(word for word in relatives if role.startswith(word) or word.startswith(role))
+        through = relative_of_relative(question, relatives) is not None
+        also_called = _relatives_also_called(facts, relatives, asker)
         ranked = [
-            candidate for candidate in ranked if _answers_for_relative(candidate, relatives, asker, kind, own_name)
+            candidate
+            for candidate in ranked
+            if _answers_for_relative(candidate, relatives, asker, kind, own_name, also_called, through)
         ]
     if not ranked:
         chain = _connecting_chain(facts, anchors) if kind == CONNECTION else []
@@ -523,7 +533,9 @@ def compose_answer(
             return Composed(text, links, support=[*lead, *chain])
         # The evidence is about the right things but names nothing of the kind asked
         # for (a city when an employer is asked): a sentence may say it; else abstain.
-        return read_from_episodes(analysis, question, asker, episodes, about) or abstain(chinese, "wrong_kind")
+        return read_from_episodes(analysis, question, asker, episodes, about, called, ways) or abstain(
+            chinese, "wrong_kind"
+        )
     if asked:
         # A fact stating the very relation asked (moved to ~ lives in) outranks one that only
         # comes near it (is in London, grew up in Leeds), whatever retrieval scored them.
@@ -538,7 +550,7 @@ def compose_answer(
     ):
         # "What did Caroline realize after the race?": a fact about the race that does not state
         # the asked relation names a thing, not the answer; what was said, if it says it, is.
-        read = read_from_episodes(analysis, question, asker, episodes, about)
+        read = read_from_episodes(analysis, question, asker, episodes, about, called, ways)
         if read is not None:
             return read
         # Nothing says it: the fact about the race is no answer to what was realised after it.
@@ -706,39 +718,109 @@ def asked_relatives(question: str, asker: str) -> frozenset[str]:
     return frozenset(found)
 
 
+def _said_after_role(question: str, role: str, english: str, chinese: str) -> re.Match[str] | None:
+    """Where the question says ``english`` after "<role>'s", or ``chinese`` after <role>(的)."""
+    if role.isascii():
+        return re.search(rf"\b{re.escape(role)}['’]s\s+{english}", question, re.IGNORECASE)
+    return re.search(rf"{re.escape(role)}的?{chinese}", question)
+
+
+def relative_of_relative(question: str, relatives: frozenset[str]) -> str | None:
+    """The role of someone of the relative's the question asks about (老板 in 我闺蜜的老板), else None."""
+    for role in sorted(relatives, key=lambda word: (-len(word), word)):
+        match = _said_after_role(question, role, r"(?:[a-z]+\s+)?(\w[\w-]*)", r"(\w{1,3})")
+        if match is None:
+            continue
+        for other in sorted(PERSON_ROLES - relatives, key=len, reverse=True):
+            if match.group(1).casefold().startswith(other):
+                return other
+    return None
+
+
 def asks_relative_name(question: str, relatives: frozenset[str]) -> bool:
     """Whether the question asks for the relative's own name ("my brother's name", 我女儿叫什么), not their things'."""
-    for role in relatives:
-        if role.isascii():
-            pattern = rf"\b{re.escape(role)}['’]s\s+(?:full\s+|first\s+)?name\b|\bname\s+of\s+\S+\s+{re.escape(role)}\b"
-        else:
-            pattern = rf"{re.escape(role)}的?(?:全名|名字|叫什么|叫啥)"
-        if re.search(pattern, question, re.IGNORECASE):
-            return True
-    return False
+    return named_role(question, relatives) is not None
+
+
+def named_role(question: str, relatives: frozenset[str]) -> str | None:
+    """The role whose bearer's own name the question asks for (老板 in 我闺蜜的老板叫什么), else None."""
+    for role in sorted(relatives, key=lambda word: (-len(word), word)):  # 妹妹 before its short form 妹
+        if _said_after_role(question, role, r"(?:full\s+|first\s+)?name\b", "(?:全名|名字|叫什么|叫啥)"):
+            return role
+        if role.isascii() and re.search(rf"\bname\s+of\s+\S+\s+{re.escape(role)}\b", question, re.IGNORECASE):
+            return role
+    return None
+
+
+def _is_relative_name(name: str, relatives: frozenset[str], asker: str) -> bool:
+    """Whether an entity's name names the asker's relative by a role ("Eve's brother", 周宁老婆)."""
+    folded = name.casefold()
+    return name != asker and any(role in folded for role in relatives) and asker.casefold() in folded
+
+
+def _states_role(fact: Fact, keys: set[str], relatives: frozenset[str]) -> bool:
+    """Whether a fact names someone by one of the roles: brother, or "younger brother" (its last word)."""
+    words = fact.predicate.casefold().split()
+    return fact.predicate_key in keys or len(words) > 1 and words[-1] in relatives
+
+
+def _names_role_attribute(predicate: str, relatives: frozenset[str]) -> bool:
+    """Whether a predicate is a relative's attribute: the role, then what of theirs (女儿生日)."""
+    folded = predicate.strip().casefold()
+    return any(folded.startswith(role) and len(folded) > len(role) for role in relatives)
+
+
+def _relatives_also_called(facts: Sequence[Fact], relatives: frozenset[str], asker: str) -> set[str]:
+    """The entities the evidence says the asker's relative is also called (周宁外婆 叫 老佛爷: 老佛爷)."""
+    found: set[str] = set()
+    for fact in facts:
+        if fact.negated or not is_relation(fact.predicate, "naming") or not fact.subject_id or not fact.object_id:
+            continue
+        if _is_relative_name(fact.subject, relatives, asker):
+            found.add(fact.object_id)
+        elif _is_relative_name(fact.object, relatives, asker):
+            found.add(fact.subject_id)
+    return found
 
 
 def _answers_for_relative(
-    candidate: AnswerCandidate, relatives: frozenset[str], asker: str, kind: str | None, own_name: bool = False
+    candidate: AnswerCandidate,
+    relatives: frozenset[str],
+    asker: str,
+    kind: str | None,
+    own_name: bool = False,
+    also_called: set[str] | frozenset[str] = frozenset(),
+    through: bool = False,
 ) -> bool:
     """Whether a candidate answers a question about the asker's relative, not about the asker.
 
     The relative is the far end of a role fact (周宁 儿子 邵欣怡) or an entity named by the role
-    ("Eve's younger brother", 周宁老婆). The relative answers only a question for a name or a
-    person; anything else must be reached through the relative.
+    ("Eve's younger brother", 周宁老婆), or what the evidence says such a relative is also called
+    (``also_called``). The relative answers only a question for a name or a person, and not
+    one about someone of theirs (``through``); anything else must be reached through the relative.
     """
     keys = {predicate_key(role) for role in relatives}
-    role_facts = [fact for fact in candidate.support if fact.predicate_key in keys]
+    role_facts = [fact for fact in candidate.support if _states_role(fact, keys, relatives)]
     relative_ids = {fact.object_id for fact in role_facts if fact.object_id}
 
     def is_relative(entity_id: str | None, name: str) -> bool:
-        folded = name.casefold()
-        return entity_id in relative_ids or (
-            name != asker and any(role in folded for role in relatives) and asker.casefold() in folded
-        )
+        return entity_id in relative_ids or _is_relative_name(name, relatives, asker)
+
+    if kind not in (NAME, "Person") and any(
+        fact.object_id == candidate.entity_id
+        and fact.subject == asker
+        and _names_role_attribute(fact.predicate, relatives)
+        for fact in candidate.support
+    ):
+        return True  # 周宁 女儿生日 3月21号: the daughter's birthday, said as the asker's attribute
+    if also_called and not own_name and candidate.entity_id not in also_called:
+        # 老佛爷 最爱吃 红烧肉, when 老佛爷 is what the asker's grandmother is called.
+        if any({fact.subject_id, fact.object_id} & also_called for fact in candidate.support):
+            return True
 
     if is_relative(candidate.entity_id, candidate.name):
-        return kind in (NAME, "Person") or kind is None and bool(role_facts)
+        # Asked about the relative's boss (``through``), the relative is the way there, not the answer.
+        return not through and (kind in (NAME, "Person") or kind is None and bool(role_facts))
     if own_name:
         # Asked for the relative's name: only what the relative is called answers (Bubba, 豆豆).
         return any(
@@ -782,8 +864,33 @@ def is_proper_name(name: str) -> bool:
     return answer_spans(name, NAME, "zh") == [name] or answer_spans(name, "Person", "zh") == [name]
 
 
+def _ways_to_asked(question: str, asker: str, facts: Sequence[Fact]) -> frozenset[str]:
+    """The relatives a question passes through to whom it asks about (小雅 for 我闺蜜的老板): no answers to it."""
+    relatives = asked_relatives(question, asker)
+    if not relatives or not relative_of_relative(question, relatives):
+        return frozenset()
+    keys = {predicate_key(role) for role in relatives}
+    return frozenset(fact.object for fact in facts if _states_role(fact, keys, relatives) and not fact.negated)
+
+
+def names_called(facts: Sequence[Fact]) -> dict[str, set[str]]:
+    """Each name's other names, as the evidence's naming facts state them (张志强 叫 强哥: both ways)."""
+    called: dict[str, set[str]] = defaultdict(set)
+    for fact in facts:
+        if is_relation(fact.predicate, "naming") and not fact.negated:
+            called[fact.subject].add(fact.object)
+            called[fact.object].add(fact.subject)
+    return called
+
+
 def read_from_episodes(
-    analysis: QuestionAnalysis, question: str, asker: str, episodes: Sequence[Episode], about: Sequence[str] = ()
+    analysis: QuestionAnalysis,
+    question: str,
+    asker: str,
+    episodes: Sequence[Episode],
+    about: Sequence[str] = (),
+    called: Mapping[str, set[str]] | None = None,
+    not_answers: frozenset[str] = frozenset(),
 ) -> Composed | None:
     """Read the answer out of a sentence of the best cited episodes, when one says it.
 
@@ -792,8 +899,9 @@ def read_from_episodes(
     question is answered from the asker's own words or words that name the asker), it
     shares two thirds of the question's content words, and it holds a span of the kind asked
     (a time, a number, a proper name, what a list question lists) that the question does not
-    already hold. A question that names no kind ("what do I drink now?"), a state or a reason
-    is answered by the sentence itself. A sentence the Reader holds to state no fact (a wish,
+    already hold; a name counts as said when one of its other names (``called``) is. A
+    question that names no kind ("what do I drink now?"), a state or a reason is answered by
+    the sentence itself. A sentence the Reader holds to state no fact (a wish,
     a dream, a question, a joke) answers nothing. The answer quotes the sentence and who said it.
     """
     kind = answer_kind(analysis)
@@ -804,7 +912,10 @@ def read_from_episodes(
     chinese = analysis.language == "zh"
     names = [name for name in dict.fromkeys([*analysis.entities, *about]) if name != asker]
     # Asked for a relative's own name, only what a naming word introduces is one (叫邵欣怡).
-    own_name = kind == NAME and asks_relative_name(question, asked_relatives(question, asker))
+    relatives = asked_relatives(question, asker)
+    own_name = kind == NAME and asks_relative_name(question, relatives)
+    # 我表姐的老板叫什么: only a sentence about the boss can name the boss.
+    through_role = relative_of_relative(question, relatives) if relatives else None
     about_asker = asker in analysis.entities or asker in about
     category = category_word(question, analysis.language)
     keywords = [
@@ -815,13 +926,19 @@ def read_from_episodes(
         and word.casefold() != category  # 什么乐器: the answer names the instrument, not "乐器"
     ]
     for episode in episodes[:EXTRACT_FROM]:
-        if not all(is_mentioned(name, episode.text) or name == episode.speaker for name in names):
+        if not all(
+            name == episode.speaker
+            or any(is_mentioned(form, episode.text) for form in (name, *(called or {}).get(name, ())))
+            for name in names
+        ):
             continue
         if about_asker and episode.speaker != asker and not is_mentioned(asker, episode.text):
             continue
-        for sentence in split_sentences(episode.text):
+        for sentence in split_sentences(episode.corrected_to or episode.text):
             if not _shares_words(sentence, keywords, chinese) or is_non_factual(sentence) not in (None, "emotion"):
                 continue  # a wish, a dream, a question states nothing to answer with
+            if through_role is not None and not is_mentioned(through_role, sentence):
+                continue
             if kind == STATE or (open_question and not listing):
                 value = sentence.strip().rstrip("。.!！;；")
             elif listing:
@@ -832,6 +949,7 @@ def read_from_episodes(
                     for span in answer_spans(sentence, kind or "", analysis.language)
                     if not is_mentioned(span, question)
                     and span not in (asker, episode.speaker)
+                    and span not in not_answers
                     # which city: a name that is plainly an organisation (… Labs, 科技) is none
                     and not (analysis.answer_kind == "Place" and guess_type(span) == "Organization")
                     and (not own_name or span in named_after_naming_word(sentence, analysis.language))
@@ -843,11 +961,15 @@ def read_from_episodes(
             if not value:
                 continue
             quote = sentence.strip().rstrip("。.")
-            text = (
-                f"{value}。依据：{episode.speaker}说「{quote}」。"
-                if chinese
-                else f'{value}. Based on what {episode.speaker} said: "{quote}".'
-            )
+            # A statement its speaker corrected next is quoted as corrected, and said to be.
+            corrected = episode.corrected_to is not None
+            if chinese:
+                text = f"{value}。依据：{episode.speaker}说「{quote}」{'（更正后）' if corrected else ''}。"
+            else:
+                text = (
+                    f'{value}. Based on what {episode.speaker} said{" (as corrected)" if corrected else ""}: "{quote}".'
+                )
+
             return Composed(text, value, sources=[episode])
     return None
 

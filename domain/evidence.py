@@ -29,9 +29,11 @@ from dataclasses import dataclass, field
 
 from elephant_broker.domain.retrieval import ANSWER, choose_episodes, rank_episodes
 from elephant_broker.language.answer_spans import is_light_word
+from elephant_broker.language.corrections import corrected_statement, find_correction
 from elephant_broker.language.names import fold_text, is_mentioned, normalize_name, search_text
 from elephant_broker.language.occupations import OCCUPATION_KEY, is_occupation
 from elephant_broker.language.predicates import PREDICATE_LEXICON, TIME_SENSITIVE, predicate_key
+from elephant_broker.language.relations import is_relation
 from elephant_broker.language.segment import tokens
 from elephant_broker.schemas.context import Context
 from elephant_broker.schemas.models import Entity, Episode, Fact, QuestionAnalysis
@@ -73,6 +75,12 @@ def _episode_searches() -> ThreadPoolExecutor:
 MAX_PATH_ANCHORS = 4
 """Connecting paths are looked for between at most this many named entities."""
 PATH_MAX_LENGTH = 3
+READ_ON_FIRST = 5
+"""The best episodes whose next turns are read for a correction (one store read each)."""
+READ_ON_TURNS = 3
+"""How many of the speaker's next turns may correct an episode (a distractor may come between)."""
+MAX_ALIAS_FACTS = 50
+"""Facts read per anchor and direction when looking for the names it is also called by."""
 
 
 @dataclass
@@ -163,6 +171,9 @@ def gather_evidence(
     anchors = link_entities(store, embeddings, scope, question, analysis)
     for entity in given_anchors:
         anchors[entity.id] = (entity, EXACT_LINK_WEIGHT)
+    if analysis.answer_kind != "Name":
+        # Asked for a name, the other name is the answer, not a second anchor.
+        anchors.update(stated_aliases(store, scope, anchors, as_of))
     # The episode rankings need only the question and its anchors: they run beside the
     # fact ranking (both mostly wait on the store), and are fused with its evidence after.
     ranking = _episode_searches().submit(
@@ -185,8 +196,32 @@ def gather_evidence(
     by_id = {episode.id: episode for episode in store.episodes_by_ids(scope, episode_ids)} if episode_ids else {}
     behind = [by_id[eid] for eid in episode_ids if eid in by_id]
     episodes = choose_episodes(ranking.result(), ANSWER, behind, as_of=as_of)
+    if as_of is None:
+        episodes = read_on(store, scope, episodes)
     history = history_of(store, scope, selected) if with_history and as_of is None else []
     return Evidence(anchors, selected, episodes, history)
+
+
+def read_on(store: GraphStore, scope: str, episodes: list[Episode], first: int = READ_ON_FIRST) -> list[Episode]:
+    """The episodes, each of the first ones that its speaker's next turn corrected carrying what it says after it.
+
+    "我下个月房租要交4200" then (a turn or two later) "不对，是4800": the first is read as 我下个月房租要交4800
+    (``Episode.corrected_to``), and the correcting turn is cited right after it, so no answer
+    quotes the value taken back, whether or not the Reader made a fact of it.
+    """
+    out = list(episodes)
+    for episode in episodes[:first]:
+        for following in store.next_turns(scope, episode, READ_ON_TURNS):
+            correction = find_correction(following.text)
+            placed = corrected_statement(episode.text, correction) if correction is not None else None
+            if placed is None:
+                continue
+            at = out.index(episode)
+            out[at] = episode.model_copy(update={"corrected_to": placed[0]})
+            out = [other for other in out if other.id != following.id]
+            out.insert(at + 1, following)
+            break
+    return out
 
 
 def connecting_facts(
@@ -225,6 +260,32 @@ def decay(fact: Fact, now: int, half_life_days: float) -> Fact:
         return fact
     age_days = max(now - fact.created_at, 0) / 86_400_000
     return fact.model_copy(update={"confidence": round(fact.confidence * 0.5 ** (age_days / half_life_days), 4)})
+
+
+def stated_aliases(
+    store: GraphStore, scope: str, anchors: dict[str, tuple[Entity, float]], as_of: int | None = None
+) -> dict[str, tuple[Entity, float]]:
+    """Return the other names of the anchors, as naming facts state them, linked with the anchor's weight.
+
+    "Everyone calls Christopher Kit" / 大家都叫他强哥 stores (Christopher, called, Kit): what is
+    said about Kit is said about Christopher, so a question naming one is about both. Only an
+    affirmed naming fact links; an entity's own merged aliases are already the entity.
+    """
+    if not anchors:
+        return {}
+    found: dict[str, tuple[Entity, float]] = {}
+    for fact, _ in store.facts_touching(scope, list(anchors), limit=MAX_ALIAS_FACTS, as_of=as_of):
+        if fact.negated or not is_relation(fact.predicate, "naming") or not fact.subject_id or not fact.object_id:
+            continue
+        ends = (
+            (fact.subject_id, fact.object_id, fact.object, fact.object_type),
+            (fact.object_id, fact.subject_id, fact.subject, fact.subject_type),
+        )
+        for anchor_id, other_id, other_name, other_type in ends:
+            if anchor_id in anchors and other_id not in anchors and other_id not in found:
+                entity = Entity(id=other_id, name=other_name, type=other_type or "Concept")
+                found[other_id] = (entity, anchors[anchor_id][1])
+    return found
 
 
 def link_entities(

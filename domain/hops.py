@@ -214,6 +214,8 @@ def answer_offline(hop: Hop, speaker: str = DEFAULT_SPEAKER, *, final: bool = Fa
                 and fact.object_id
                 and not fact.negated
                 and (fact.predicate_key == role_key or role_text in fold_text(fact.predicate))
+                # 女儿生日 is the daughter's birthday, said of her parent: no daughter
+                and not (fold_text(fact.predicate).startswith(role_text) and fold_text(fact.predicate) != role_text)
             ]
             if named:
                 best = named[0]

@@ -44,10 +44,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from elephant_broker.domain.user_schema import SchemaRules
-from elephant_broker.language.corrections import corrected_statement, find_correction
+from elephant_broker.language.corrections import (
+    added_statement,
+    corrected_statement,
+    find_addition,
+    find_correction,
+    without_article,
+)
 from elephant_broker.language.extract import extract_quintuples, split_sentences
 from elephant_broker.language.names import bounded_names, is_mentioned
-from elephant_broker.language.pronouns import is_first_person
+from elephant_broker.language.pronouns import is_first_person, opens_with_reference
 from elephant_broker.language.relations import started_employment
 from elephant_broker.language.segment import detect_language
 from elephant_broker.prompts.reader import READER_SYSTEM_EN, READER_SYSTEM_ZH, READER_USER, READER_USER_WITH_CONTEXT
@@ -154,13 +160,37 @@ def read_given(facts: Sequence[Quintuple], speaker: str) -> Reading:
 def read_with_rules(text: str, speaker: str, preceding: str | None = None) -> list[Quintuple]:
     """Read a text with the offline rules; a correction of ``preceding`` is read as the corrected statement.
 
+    A text that opens by referring back ("his name's Ethan", 她在杭州上班) is read after the end
+    of ``preceding``, so the reference finds whom it names; only the facts it states are kept.
+    A text that adds an item ("oh and mangoes too") is read as ``preceding`` said of the item.
+
     The corrected statement's facts are kept, and the facts of ``preceding`` about the
     replaced value come back denied (我家住12楼 -> 赵敏 不住 12楼), so the conflict path
     retires them. A correction that cannot be placed in ``preceding`` (or has none) yields
     nothing: its own words ("不对，是21楼") state no fact.
     """
     correction = find_correction(text)
+    # An addition to an addition ("虾也不行" after "还有芒果") has lost what both add to.
+    item = find_addition(text) if correction is None and preceding and find_addition(preceding) is None else None
+    if item is not None and preceding:
+        # "oh and mangoes too" after "I'm allergic to peanuts": allergic to mangoes as well.
+        before = extract_with_rules(preceding, speaker)
+        statement = added_statement(preceding, item, [quintuple.object for quintuple in before])
+        if statement is not None:
+            core = without_article(item)
+            added = [
+                quintuple
+                for quintuple in extract_with_rules(statement, speaker)
+                if quintuple.object.endswith(core) or core.endswith(quintuple.object)
+            ]
+            if added:
+                return added
     if correction is None:
+        if preceding and opens_with_reference(text):
+            # "his name's Ethan" after "my brother studies law": read on from the turn before, so
+            # "his" is the brother; only what this turn states is kept.
+            read = extract_with_rules(f"{preceding_tail(preceding)}\n{text}", speaker)
+            return [quintuple for quintuple in read if stated_in(quintuple, text, preceding, speaker)]
         return extract_with_rules(text, speaker)
     placed = corrected_statement(preceding, correction) if preceding else None
     if preceding is None or placed is None:
@@ -180,27 +210,39 @@ def _same_value(replaced: str, stated: str) -> bool:
     return replaced in stated or (len(stated) > 1 and replaced.startswith(stated))
 
 
-def correction_context(store: GraphStore, scope: str, episodes: Sequence[Episode]) -> list[str | None]:
-    """For each episode that corrects something, the speaker's previous turn in its session; None for the rest.
+def _reads_on(text: str) -> bool:
+    """Whether a turn is read with the one before it: a correction, an addition, a reference back."""
+    return find_correction(text) is not None or find_addition(text) is not None or opens_with_reference(text)
 
-    The previous turn is the latest one before it in ``episodes`` with the same session and
-    speaker, else the latest such turn stored (one read per correcting episode).
+
+CORRECTED_TURNS = 3
+"""How many of the speaker's turns before a correction may be what it corrects."""
+
+
+def correction_context(store: GraphStore, scope: str, episodes: Sequence[Episode]) -> list[str | None]:
+    """For each episode that corrects, adds to or refers back to the turn before: the speaker's previous turn.
+
+    None for the rest. The previous turn is the latest one before it in ``episodes`` with the
+    same session and speaker, else the latest such turn stored (one read per such episode). A
+    correction may come a turn or two after what it corrects ("我妈生日是八月十二" / "今天又下雨了" /
+    "其实是八月十六"): it gets the latest of the last ``CORRECTED_TURNS`` turns it can be placed in.
     """
     found: list[str | None] = []
     for position, episode in enumerate(episodes):
-        if find_correction(episode.text) is None:
+        if not _reads_on(episode.text):
             found.append(None)
             continue
         earlier = [
             other.text
             for other in episodes[:position]
             if other.session_id == episode.session_id and other.speaker == episode.speaker and other.id != episode.id
-        ]
-        if earlier:
-            found.append(earlier[-1])
-            continue
-        stored = store.last_turn(scope, episode.session_id, episode.speaker)
-        found.append(stored.text if stored is not None and stored.id != episode.id else None)
+        ][::-1][:CORRECTED_TURNS]
+        if len(earlier) < CORRECTED_TURNS:
+            stored = store.last_turns(scope, episode.session_id, episode.speaker, CORRECTED_TURNS + 1)
+            earlier += [turn.text for turn in stored if turn.id != episode.id][: CORRECTED_TURNS - len(earlier)]
+        correction = find_correction(episode.text)
+        placeable = [text for text in earlier if correction is not None and corrected_statement(text, correction)]
+        found.append(placeable[0] if placeable else earlier[0] if earlier else None)
     return found
 
 

@@ -44,7 +44,7 @@ from elephant_broker.language.english import STOPWORDS, word_classes
 from elephant_broker.language.lexicon import Language, words
 from elephant_broker.language.predicates import predicate_key
 from elephant_broker.language.relations import ended_family_surfaces, is_relation
-from elephant_broker.language.segment import has_cjk, pos_tag
+from elephant_broker.language.segment import has_cjk, is_kin_nickname, pos_tag
 from elephant_broker.schemas.models import Quintuple
 
 _QUOTES = " \t\"'“”‘’([{（【《「『-—–*"
@@ -321,7 +321,7 @@ def _trim_english_object(obj: str) -> str:
 
 
 def _zh_named(name: str, ctx: TextContext, sentence: str = "") -> bool:
-    if name == ctx.me or f"《{name}》" in sentence or _types.gazetteer_type(name) or _types.looks_like_zh_person(name):
+    if name == ctx.me or f"《{name}》" in sentence or _types.gazetteer_type(name) or _zh_person_shape(name):
         return True  # a title in 《》 is a name whatever its words
     if not has_cjk(name):
         return _is_name(name)
@@ -332,6 +332,11 @@ def _zh_named(name: str, ctx: TextContext, sentence: str = "") -> bool:
     if tags and tags[-1] not in _PERSON_TAGS and any(tag in _PERSON_TAGS for tag in tags):
         return False  # 大学室友张扬合伙: a person's name inside a longer phrase is no name of it
     return any(tag in words("zh", "name_tags") for tag in tags) and not any(tag.startswith("v") for tag in tags)
+
+
+def _zh_person_shape(name: str) -> bool:
+    """A Chinese person's name by its shape: 小李, 王老师, or a kin-word nickname (强哥)."""
+    return _types.looks_like_zh_person(name) or is_kin_nickname(name)
 
 
 def _zh_subject(quintuple: Quintuple, ctx: TextContext, sentence: str) -> bool:
@@ -359,7 +364,7 @@ def _speakers_thing(subject: str, me: str) -> str | None:
 
 def _zh_person(name: str, ctx: TextContext) -> bool:
     """The speaker, or one word jieba tags a person's name (张伟, 小李 by its shape)."""
-    if name == ctx.me or _types.looks_like_zh_person(name):
+    if name == ctx.me or _zh_person_shape(name):
         return True
     tagged = pos_tag(name)
     return len(tagged) == 1 and tagged[0][1] in _PERSON_TAGS
@@ -405,6 +410,8 @@ def _zh_object(quintuple: Quintuple, ctx: TextContext, sentence: str) -> bool:
         return False  # 在成都工作: a clause, not a thing
     if any(word in words("zh", "unresolved_pronouns") for word, _ in tagged):
         return False  # 他的办公室, 我们学您: a pronoun left in an object was never resolved (or is quoted speech)
+    if tags[0] == "a" and len(tagged[0][0]) == 1 and all(tag in words("zh", "non_entity_tags") for tag in tags[1:]):
+        return False  # 住了快五年: how nearly how long, no thing lived in
     return not all(tag in words("zh", "non_entity_tags") for tag in tags)
 
 

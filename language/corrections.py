@@ -1,4 +1,4 @@
-"""Corrections: a turn that takes back what its speaker just said, read as the corrected statement.
+"""Corrections and additions: a turn that takes back, or adds to, what its speaker just said.
 
 "不对，是21楼" after "我家住12楼" means 我家住21楼 — and no longer 12楼. ``find_correction``
 recognises the construction (patterns in ``language/data/corrections.toml``, with examples
@@ -8,6 +8,11 @@ one — or, when the old one is not said, in place of the previous turn's last s
 same kind (a number for a number, a name for a name, a time for a time). The Reader reads
 that statement instead of the correction's own words, and the previous turn's facts about
 the old value as denied, so the old fact is retired through the conflict path.
+
+An addition ("oh and mangoes too", 还有芒果, ``language/data/additions.toml``) names one more
+item and no verb: ``find_addition`` gives the item, and ``added_statement`` says the previous
+turn again with the item in place of the object it named last ("I'm allergic to peanuts" ->
+"I'm allergic to mangoes"), read beside the previous turn's facts, not instead of them.
 """
 
 from __future__ import annotations
@@ -16,9 +21,10 @@ import functools
 import re
 from dataclasses import dataclass
 
+from elephant_broker.language import english
 from elephant_broker.language.answer_spans import NAME, NUMBER, answer_spans
 from elephant_broker.language.lexicon import data_file
-from elephant_broker.language.segment import detect_language
+from elephant_broker.language.segment import detect_language, pos_tag
 
 
 @dataclass(frozen=True)
@@ -60,11 +66,68 @@ def corrected_statement(previous: str, correction: Correction) -> tuple[str, str
             span for kind in _kinds_of(correction.new, language) for span in answer_spans(previous, kind, language)
         ]
         spans = [span for span in spans if span != correction.new]
+        # 555-0142 is one value: its parts 555 and 0142 are no candidates of their own.
+        spans = [span for span in spans if not any(span != other and span in other for other in spans)]
         if not spans:
             return None
         old = max(spans, key=previous.rfind)  # the last one said
     start = previous.rfind(old)
     return previous[:start] + correction.new + previous[start + len(old) :], old
+
+
+@functools.cache
+def _addition_patterns(language: str) -> tuple[re.Pattern[str], ...]:
+    return tuple(re.compile(pattern) for pattern in data_file("additions.toml")[language]["patterns"])
+
+
+def find_addition(text: str) -> str | None:
+    """Return the item a turn adds to what was just said ("oh and a fern too": a fern), None for other turns.
+
+    The item must be a noun phrase: a verb or a pronoun in it makes the turn a statement of its own
+    ("and I started Italian too").
+    """
+    language = "zh" if detect_language(text) == "zh" else "en"
+    for pattern in _addition_patterns(language):
+        match = pattern.search(text)
+        if match is None:
+            continue
+        item = _clean(match.group("new"))
+        if item and not _says_something(item, language):
+            return item
+    return None
+
+
+def _says_something(phrase: str, language: str) -> bool:
+    """Whether a phrase holds a verb or a pronoun: a clause, no item."""
+    if language == "zh":
+        return any(flag.startswith(("v", "r")) for _, flag in pos_tag(phrase))
+    for word in english.words(phrase):
+        lowered = word.casefold()
+        if lowered in english.PRONOUNS or lowered.removesuffix("'s") in english.POSSESSIVES:
+            return True
+        classes = english.word_classes(lowered)
+        if "VERB" in classes and "NOUN" not in classes and "ADJ" not in classes:
+            return True
+    return False
+
+
+def added_statement(previous: str, item: str, objects: list[str]) -> str | None:
+    """Return the previous turn saying the added item in place of its first object; None when none is in it.
+
+    ``objects`` are the objects of the previous turn's facts, in order; the first is what its
+    main verb took ("I have a monstera in the living room": the monstera, not the room). The
+    item's article is left to the previous turn's own.
+    """
+    said = next((obj for obj in objects if obj and obj in previous and obj != item), None)
+    if said is None:
+        return None
+    start = previous.find(said)
+    return previous[:start] + without_article(item) + previous[start + len(said) :]
+
+
+def without_article(phrase: str) -> str:
+    """The phrase without a leading English article ("a little fern" -> "little fern")."""
+    return re.sub(r"(?i)^(?:a|an|the|some)\s+", "", phrase)
 
 
 def _kinds_of(value: str, language: str) -> list[str]:

@@ -83,6 +83,8 @@ MAX_CJK_CHARS = 30
 MAX_EN_WORDS = 8
 
 _SENTENCE_END = re.compile(r"[。！？!?；;\n]+|(?<=[.])\s+|\s+[—–]+\s+|(?<=[a-z]):\s+")
+_DASH_BREAK = re.compile(r"\s+[—–]+\s+")
+_DASH_PAIR_AHEAD = re.compile(r"(?:[^—–。！？!?；;\n.]|\.(?!\s))+?\s+[—–]+\s+\S")
 """Sentence ends, and the breaks after an English lead-in ("Quick update — I moved", "Correction: my
 dog is Rex"): what comes before them is said about nothing the rest names."""
 
@@ -104,6 +106,15 @@ _ASIDE = re.compile(r"(\S*)(\s*\([^()]*\))")
 
 
 _PARTICIPLE_ASIDE = re.compile(r"\s*\(\s*((?:born|[a-z]+ed)\b[^()]*?)\s*\)")
+
+
+_DASH_ASIDE = re.compile(r"\s+(?:[—–]|--?)\s+([^—–]+?)\s+(?:[—–]|--?)\s+")
+
+
+def _dash_asides(sentence: str) -> tuple[str, list[str]]:
+    """The sentence without its asides between dashes, and the asides ("X — aside — rest")."""
+    asides = [match.group(1) for match in _DASH_ASIDE.finditer(sentence)]
+    return (_DASH_ASIDE.sub(" ", sentence), asides) if asides else (sentence, [])
 
 
 def _without_heading(sentence: str) -> str:
@@ -166,8 +177,18 @@ def split_sentences(text: str) -> list[str]:
     """
     sentences: list[str] = []
     start = 0
+    closing_dash = False
     for match in _SENTENCE_END.finditer(text):
         end = match.end()
+        if _DASH_BREAK.fullmatch(match.group()):
+            # "My neighbour Tom — we call him Tubs — lives in Leeds": a pair of dashes in one
+            # sentence encloses an aside (read by ``_dash_asides``); a lone one ends a lead-in.
+            if closing_dash:
+                closing_dash = False
+                continue
+            if _DASH_PAIR_AHEAD.match(text, end):
+                closing_dash = True
+                continue
         if match.group().isspace():
             before = text[start : match.start()]
             last_word = re.split(r"\s+", before.strip())[-1].rstrip(".").lower() if before.strip() else ""
@@ -286,9 +307,15 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
         # without it, "located in Texas (United States)" is located in Texas, not in "Texas
         # United States". After a common noun the brackets name it ("my sister (Anna)"): kept.
         read_text = _without_name_asides(sentence) if language == "en" else _without_heading(sentence)
-        # A sentence a construction pattern reads is not read by the rules as well.
-        delimited = read_patterns(read_text, language)
-        for draft in delimited or reader.read_sentence(read_text, ctx):
+        # "My neighbour Tom — we call him Tubs — lives in Leeds": Tom lives in Leeds, and the
+        # aside between dashes is said of him after it, not a break in the sentence.
+        main, asides = _dash_asides(read_text) if language == "en" else (read_text, [])
+        drafts: list[Draft] = []
+        for part in (main, *asides):
+            # A sentence a construction pattern reads is not read by the rules as well.
+            delimited = read_patterns(part, language)
+            drafts += delimited or reader.read_sentence(part, ctx)
+        for draft in drafts:
             for read in finish(draft, sentence, ctx):
                 if reader is extract_en:
                     read = _speaker_in_third_person(read, sentence, me)

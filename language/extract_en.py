@@ -102,6 +102,8 @@ NAME_CLASSES = words("en", "name_classes")
 PHRASAL_PREPS = words("en", "phrasal_prepositions")
 NAMING_WORDS = words("en", "naming_words")
 NAMING_VERBS = words("en", "naming_verbs")
+CHAT_FILLERS = words("en", "chat_fillers")
+GREETINGS = words("en", "small_talk") | {"thanks", "thank", "congrats", "congratulations", "dear"}
 INDIRECT_PRONOUNS = words("en", "indirect_pronouns")
 _TIME_UNITS = words("en", "recurring_time_units")
 _NUMBER_WORDS = words("en", "number_words")
@@ -702,6 +704,8 @@ def _take_object(ws: list[str], k: int) -> int:
         lw = w.lower()
         if w in {";", ":"} or (j == k and lw in en.PREPOSITIONS and lw not in {"like"}):
             break
+        if j > k and lw in CHAT_FILLERS:
+            break  # "his name is Ethan btw", "a Pixel 8 lol": the aside to the listener is no part of it
         if w == ",":
             # A list comma ("Python, Go and Rust") continues the object; any other ends it.
             nxt_end = j + 1
@@ -792,6 +796,19 @@ def _says_without_subject(ws: list[str]) -> bool:
     past = past and en.past_from_participle(verb) == verb and "ADJ" not in en.word_classes(verb)
     # "Really made me think": what is left out is "it", not the speaker.
     return past and following not in {"in", "by", "on", "at", ",", "me", "us", "myself"}
+
+
+def _called_by_anyone(ws: list[str], verb: int, ctx: TextContext) -> list[Draft]:
+    """What "everyone calls him Kit" says of him: who calls him is no one to remember, what he is called is."""
+    while verb < len(ws) - 1 and _is_adverb(ws[verb]):
+        verb += 1
+    if verb >= len(ws) or en.lemma(ws[verb].lower()) not in NAMING_VERBS:
+        return []
+    end = _take_object(ws, verb + 1)
+    obj_words = ws[verb + 1 : end]
+    if len(obj_words) < 2 or not en.is_capitalised(obj_words[-1]):
+        return []
+    return _called(obj_words, False, CLEAR, ctx)
 
 
 def _called(obj_words: list[str], neg: bool, confidence: float, ctx: TextContext) -> list[Draft]:
@@ -1724,7 +1741,17 @@ def _continues(ws: list[str], k: int) -> bool:
     )
 
 
+def _addresses_someone(ws: list[str]) -> bool:
+    """Whether a clause only greets or thanks someone by name ("Hey John", "Thanks, Maria"): no subject in it."""
+    if not ws or ws[0].lower() not in GREETINGS:
+        return False
+    rest = [w for w in ws[1:] if w != ","]
+    return bool(rest) and len(rest) <= 3 and all(en.is_capitalised(w) for w in rest)
+
+
 def _read_clause(ws: list[str], state: State, ctx: TextContext) -> list[Draft]:
+    if _addresses_someone(ws):
+        return []
     i = 0
     n = len(ws)
     while i < n:
@@ -1769,7 +1796,7 @@ def _read_clause(ws: list[str], state: State, ctx: TextContext) -> list[Draft]:
         state.first_person = len(subj_words) == 1 and subj_words[0].lower() in en.FIRST_PERSON
         subjects = _subjects(subj_words, ctx)
         if not subjects:
-            return []
+            return _called_by_anyone(ws, end, ctx)
         state.subjects = subjects
         state.implied = False
     elif not state.subjects:

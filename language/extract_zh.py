@@ -46,7 +46,16 @@ from elephant_broker.language import types as _types
 from elephant_broker.language.drafts import CLEAR, FALLBACK, HEDGED, IMPLIED_SUBJECT, Draft, TextContext
 from elephant_broker.language.lexicon import mapping, words
 from elephant_broker.language.occupations import is_occupation
-from elephant_broker.language.segment import has_cjk, is_latin, is_punct, join_words, pos_tag, word_freq, word_tag
+from elephant_broker.language.segment import (
+    has_cjk,
+    is_kin_nickname,
+    is_latin,
+    is_punct,
+    join_words,
+    pos_tag,
+    word_freq,
+    word_tag,
+)
 
 # fmt: off
 # The word lists live in language/data/zh.toml (``language.lexicon``): each table's doc says
@@ -138,6 +147,9 @@ _HQ_VERBS = mapping("zh", "headquarters_verbs")
 CHANGE_VERBS = words("zh", "change_verbs")
 # Naming verbs: 我的猫叫咪咪, 我女儿名叫李小雨, (一只猫，)名字叫旺财.
 NAMING_VERBS = words("zh", "naming_verbs")
+CALLING_MARKERS = words("zh", "calling_markers")
+DEGREE_ADVERBS = words("zh", "degree_adverbs")
+PERSON_ASPECT_NOUNS = words("zh", "person_aspect_nouns")
 # A dish is one name: 番茄炒蛋, 青椒炒肉, 红烧肉 stays whole.
 _COOKING = words("zh", "cooking_characters")
 _INGREDIENT_ENDS = words("zh", "ingredient_endings")
@@ -212,6 +224,8 @@ def tag(clause: str) -> list[Tok]:
             toks.append(Tok("我", "ME"))
         elif tok.w in _REFLEXIVES and toks and (toks[-1].w in FIRST_PERSON or toks[-1].f in _PERSON_NAME_FLAGS):
             continue  # 我自己平时只喝绿茶, 小王自己开车: "oneself" only stresses who
+        elif is_kin_nickname(tok.w):
+            toks.append(Tok(tok.w, "NAME"))  # 强哥 / 梅姐: a name with a kin word, not 大哥 or 表姐
         elif tok.w.endswith("人") and len(tok.w) > 2 and _types.guess_type(tok.w[:-1]) == _types.PLACE:
             toks.append(Tok(tok.w, "n"))  # 杭州人 is a demonym, not a person's name.
         # Split 不用 / 没去 into negation + verb.
@@ -802,6 +816,8 @@ def _subject(toks: list[Tok], ctx: TextContext) -> list[Subject]:
                 if subject.name != ctx.me and (subject.type == _types.PERSON or subject.pos in {"NAME", "nr", "nrfg"}):
                     ctx.last_person = subject.name
         return subjects
+    if len(toks) >= 2 and toks[-1].w in PERSON_ASPECT_NOUNS and toks[-2].f in _PERSON_NAME_FLAGS:
+        toks = toks[:-1]  # 张志强人挺好的: said of 张志强 as a person
     words = [t.w for t in toks]
     # Appositive: 我的朋友小张 -> 小张, plus (我, 朋友, 小张).
     if len(toks) >= 2 and toks[-1].f in {"NAME", "nr", "nrfg"} and toks[-2].w in _types.PERSON_ROLES:
@@ -997,8 +1013,8 @@ def _read_copula(toks: list[Tok], k: int, state: State, ctx: TextContext) -> lis
     right = toks[k + 1 :]
     while right and right[-1].w in PARTICLES:
         right = right[:-1]
-    if not right:
-        return []
+    if not right or right[0].w in DEGREE_ADVERBS and "的" not in [tok.w for tok in right]:
+        return []  # 肉夹馍是真的香, 这家店是很好吃: a verdict, not what the thing is (是很辣的火锅 names one)
     # 她主要是做后端的: an emphatic 是 in front of a verb phrase; read the verb phrase.
     # (张伟的爱好是打篮球 names the hobby instead: an attribute, read below.)
     subj_toks = [t for t in left if t.f not in {"TIME", "HEDGE", "d", "MOST"}]
@@ -1516,8 +1532,8 @@ _NAME_FILLERS = words("zh", "name_fillers")
 
 def _name_after(toks: list[Tok], ctx: TextContext) -> tuple[str, str | None] | None:
     """The name that follows a naming verb: every word up to the clause end (旺 + 财 -> 旺财)."""
-    while toks and (toks[-1].w in PARTICLES or toks[-1].f in {"ASP", "y"}):
-        toks = toks[:-1]
+    while toks and (toks[-1].w in PARTICLES or toks[-1].f in {"ASP", "y"} or len(toks) > 1 and toks[-1].f in "oe"):
+        toks = toks[:-1]  # 老佛爷哈哈: the laugh is no part of the name (咪咪 alone is one)
     if not toks or any(_is_verb(t) and t.f != "VERB" for t in toks[1:]) or toks[0].f in {"ME", "NEG"}:
         return None
     name = _surface(toks, ctx)
@@ -1561,6 +1577,45 @@ def _rename(state: State, name: str, ctx: TextContext) -> list[Draft]:
     return []
 
 
+def _read_calling(toks: list[Tok], k: int, state: State, ctx: TextContext) -> list[Draft] | None:
+    """(the one named before, 叫, name) for 大家都叫他强哥 / 我们全家都管她叫老佛爷; None for other clauses.
+
+    The pronoun after the naming verb, or after a calling marker (管她叫), is what is called;
+    who calls it (我们、大家、全家) is no party to the fact. Nothing when no one was named before.
+    """
+    left, after = toks[:k], toks[k + 1 :]
+    if len(after) > 1 and after[0].w in THIRD_PERSON:
+        callers, name_toks = left, after[1:]
+    elif len(left) >= 2 and left[-1].w in THIRD_PERSON and left[-2].w in CALLING_MARKERS:
+        callers, name_toks = left[:-2], after
+    else:
+        return None
+    if any(_is_verb(tok) or tok.f in {"NEG", "COP"} for tok in callers):
+        return None
+    found = _name_after(name_toks, ctx)
+    if ctx.last_person is None or found is None:
+        return []
+    name, pos = found
+    role = ctx.last_person[len(ctx.me) :] if ctx.last_person.startswith(ctx.me) else ""
+    if role in _types.PERSON_ROLES:
+        # 我外婆…，我们都管她叫老佛爷: her name, as 我外婆叫老佛爷 gives it.
+        return [
+            Draft(ctx.me, role, name, confidence=_confidence([toks[k].w], state, clear=True), object_type=_types.PERSON)
+        ]
+    return [
+        Draft(
+            ctx.last_person,
+            toks[k].w,
+            name,
+            confidence=_confidence([toks[k].w], state, clear=True),
+            valid_from=state.valid_from,
+            object_pos=pos,
+            subject_type=_types.PERSON,
+            object_type=_types.PERSON,
+        )
+    ]
+
+
 def _read_naming(toks: list[Tok], state: State, ctx: TextContext) -> list[Draft] | None:
     """Read 叫 / 名叫 / 名字叫 clauses; None when the clause names nothing this way.
 
@@ -1571,6 +1626,9 @@ def _read_naming(toks: list[Tok], state: State, ctx: TextContext) -> list[Draft]
     k = next((k for k, tok in enumerate(toks) if tok.w in NAMING_VERBS and _is_verb(tok)), None)
     if k is None:
         return None
+    calling = _read_calling(toks, k, state, ctx)
+    if calling is not None:
+        return calling
     left = [t for t in toks[:k] if t.f not in {"d", "HEDGE", "MOST"}]
     found = _name_after(toks[k + 1 :], ctx)
     if found is None:
@@ -1721,7 +1779,19 @@ def _read_clause_words(toks: list[Tok], state: State, ctx: TextContext) -> list[
             ctx.last_person = subject.name
         elif subject.pos in {"NAME", "nr", "nrfg"}:
             ctx.last_person = subject.name
-    return _read_predicates(toks, end, state, ctx)
+    drafts = _read_predicates(toks, end, state, ctx)
+    if not drafts and not state.implied:
+        # 我同事张志强人挺好的: nothing read of him, but who he is to the speaker was said.
+        for subject in state.subjects:
+            said = [
+                extra
+                for extra in subject.extras
+                if extra.predicate in _types.PERSON_ROLES
+                and extra.object != join_words([extra.subject, extra.predicate])
+            ]
+            drafts += said
+            subject.extras = [extra for extra in subject.extras if extra not in said]
+    return drafts
 
 
 def _describes_topic(phrase: list[Tok], whole_clause: bool, state: State) -> bool:

@@ -21,6 +21,7 @@ from typing import Any
 import numpy as np
 from elephant_broker.language.english import lemma
 from elephant_broker.language.segment import word_tag
+from elephant_broker.language.types import PERSON_ROLES
 
 PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
     # Kin named by different words: a question about "my father" finds "my dad Frank".
@@ -259,7 +260,8 @@ class PredicateMatcher:
     def key(self, surface: str) -> str:
         """Return the canonical key of a surface predicate."""
         lexical = predicate_key(surface)
-        if lexical in PREDICATE_LEXICON or self.threshold > 1.0:
+        if lexical in PREDICATE_LEXICON or self.threshold > 1.0 or surface.strip().casefold() in PERSON_ROLES:
+            # A role word is a relation of its own: 闺蜜 sits next to 闺女 in embedding space, no daughter.
             return lexical
         if surface not in self._known:
             self._known[surface] = self._nearest(surface) or lexical

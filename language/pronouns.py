@@ -76,3 +76,28 @@ def resolve_first_person(text: str, speaker: str) -> str:
     text = _EN_I_AM.sub(lambda _: f"{speaker} is", text)
     text = _EN_POSSESSIVE.sub(lambda _: f"{speaker}'s", text)
     return _EN_FIRST_PERSON.sub(lambda _: speaker, text)
+
+
+_EN_OPENING_WORD = re.compile(r"[A-Za-z]+")
+
+
+def opens_with_reference(text: str) -> bool:
+    """Whether a text opens by referring back to someone it does not name ("his name's Ethan", 她在杭州上班).
+
+    Such a turn is about whoever the turn before it named: read alone, "he" is no one. The
+    lead-ins a chat line may open with ("oh", "btw", 对了) are passed over.
+    """
+    stripped = text.strip()
+    if has_cjk(stripped[:12]):
+        opening = stripped.lstrip("，,。.！!~ 哦噢嗯啊诶")
+        for lead in sorted(words("zh", "clause_openers"), key=len, reverse=True):
+            if opening.startswith(lead):
+                opening = opening[len(lead) :].lstrip("，,、 ")
+                break
+        return opening[:1] in words("zh", "third_person")
+    for word in _EN_OPENING_WORD.findall(stripped)[:4]:
+        lowered = word.casefold()
+        if lowered in words("en", "lead_ins") or lowered in words("en", "chat_fillers"):
+            continue
+        return lowered in words("en", "third_person_pronouns") | {"his", "her", "hers"}
+    return False

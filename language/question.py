@@ -30,7 +30,8 @@ from elephant_broker.schemas.models import QuestionAnalysis
 
 # fmt: off
 _ZH_STOPWORDS = {
-    "是", "的", "了", "吗", "呢", "吧", "啊", "什么", "哪", "哪个", "哪些", "哪里", "哪儿", "谁", "怎么",
+    "是", "的", "了", "吗", "呢", "吧", "啊", "什么", "哪", "哪个", "哪些", "哪几个", "哪几", "哪里", "哪儿",
+    "谁", "怎么",
     "怎样", "如何", "为什么", "多少", "几", "该", "应该", "帮", "帮我", "请", "告诉", "知道", "一下", "可以",
     "能", "能不能", "要", "想", "我", "你", "他", "她", "它", "我们", "你们", "他们", "这", "那", "这个",
     "那个", "在", "和", "与", "或", "还是", "有没有", "是不是", "是否", "么", "呀", "一段", "一个", "时候",
@@ -128,7 +129,7 @@ _EN_RECOMMEND = re.compile(
     r"|\badvi[cs]e\b|\bwould you use\b",
     re.IGNORECASE,
 )
-_ZH_LIST = re.compile(r"哪些|有(?:些)?什么|有哪些|都有|都用|都会|列出|列举")
+_ZH_LIST = re.compile(r"哪些|哪几|有(?:些)?什么|有哪些|都有|都用|都会|列出|列举")
 _EN_LIST = re.compile(
     r"^\s*(?:what|which|who) are\b|^\s*list\b|\bwhich ones\b|\bname (?:all|some)\b|\ball the\b", re.IGNORECASE
 )

@@ -67,7 +67,7 @@ _EXTRA_WORDS: tuple[tuple[str, str], ...] = (
     ("居住", "v"), ("位于", "v"), ("来自", "v"), ("搭建", "v"), ("喜欢", "v"), ("讨厌", "v"), ("热爱", "v"),
     ("最爱", "v"), ("上班", "v"), ("入职", "v"), ("创办", "v"), ("创立", "v"), ("搬到", "v"), ("搬去", "v"),
     ("移居", "v"), ("定居", "v"), ("掌握", "v"), ("支持", "v"), ("包含", "v"), ("使用", "v"), ("养", "v"),
-    ("开发", "v"), ("感兴趣", "v"), ("嫁给", "v"), ("实习", "v"), ("我家", "r"),
+    ("开发", "v"), ("感兴趣", "v"), ("过敏", "v"), ("嫁给", "v"), ("实习", "v"), ("我家", "r"),
     ("读研", "vn"), ("读博", "vn"), ("超市", "n"), ("家乡", "n"), ("家人", "n"),
     # Meetings jieba cuts or tags as verbs (开组 + 会, 开 + 年 + 会, 例会/v): 开 + 组会.
     ("组会", "n"), ("例会", "n"), ("周会", "n"), ("晨会", "n"), ("早会", "n"), ("班会", "n"), ("年会", "n"),
@@ -513,6 +513,28 @@ def word_tag(word: str) -> str | None:
     return tagged[0][1] if len(tagged) == 1 else None
 
 
+_NICKNAME_MAX_FREQ = 10
+"""A kin-word nickname is no dictionary word: jieba knows 大哥 (3,062), 表姐, 空姐, 小哥 (13); 强哥 it does not."""
+
+
+def is_kin_nickname(word: str) -> bool:
+    """Whether a word is a nickname made of one character of a name and a kin word (强哥, 梅姐).
+
+    The kin words are the lexicon's ``nickname_suffixes``; a numeral, size or name prefix
+    before them (二哥, 大姐, 小哥), a relation word (表姐) or any word jieba's dictionary
+    knows is no nickname.
+    """
+    return (
+        len(word) == 2
+        and word[1] in lexicon_words("zh", "nickname_suffixes")
+        and has_cjk(word[0])
+        and word[0] not in lexicon_words("zh", "name_prefixes")
+        and word[0] not in "一二三四五六七八九十两大"
+        and word not in _types.PERSON_ROLES
+        and word_freq(word) < _NICKNAME_MAX_FREQ
+    )
+
+
 def pos_tag(text: str) -> list[tuple[str, str]]:
     """Part-of-speech tag text with jieba.posseg (whitespace tokens dropped).
 
@@ -523,7 +545,35 @@ def pos_tag(text: str) -> list[tuple[str, str]]:
         ``(word, flag)`` pairs with jieba's ICTCLAS-style flags (n, v, nr, ns, eng ...).
     """
     _, tagger = _JIEBA.get()
-    return [(pair.word, pair.flag) for pair in tagger.cut(text) if pair.word.strip()]
+    return _merge_split_words([(pair.word, pair.flag) for pair in tagger.cut(text) if pair.word.strip()])
+
+
+def _merge_split_words(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Glue a lone surname-like character to the noun character after it: jieba's cut of a word it does not know.
+
+    闵行 comes out as 闵/nr + 行/n: one character alone is no name, and the noun character is
+    no word of its own here; the two are one unknown word (a place, a brand), tagged nz.
+    """
+    out: list[tuple[str, str]] = []
+    i = 0
+    while i < len(tagged):
+        word, flag = tagged[i]
+        following = tagged[i + 1] if i + 1 < len(tagged) else None
+        if (
+            following is not None
+            and flag == "nr"
+            and following[1] == "n"
+            and len(word) == 1
+            and len(following[0]) == 1
+            and has_cjk(word + following[0])
+            and word not in lexicon_words("zh", "name_prefixes")
+        ):
+            out.append((word + following[0], "nz"))
+            i += 2
+            continue
+        out.append((word, flag))
+        i += 1
+    return out
 
 
 def _merge_short_names(words: list[str]) -> list[str]:

@@ -30,6 +30,8 @@ _PARTICIPLES = {
 }  # fmt: skip
 # Chinese verbs that take their place before them: 在腾讯工作, not 工作腾讯.
 _ZH_PLACE_VERBS = frozenset({"工作", "上班", "读书", "上学", "念书", "实习", "任教", "就读", "住", "生活"})
+# Chinese verbs whose object comes before them after 对: 对花生过敏, not 过敏花生.
+_ZH_TOWARD_VERBS = frozenset({"过敏", "感兴趣", "好奇", "上瘾"})
 _MIXED_SCRIPT_BOUNDARY = re.compile(r"(?<=[\u3400-\u9fff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u3400-\u9fff])")
 
 
@@ -72,6 +74,8 @@ def _chinese(subject: str, predicate: str, obj: str, negated: bool) -> str:
         return f"{subject}有{predicate}"  # the link to 小吴儿子 reads 小吴有儿子
     if predicate in _ZH_PLACE_VERBS:
         return f"{subject}{negation}在{obj}{predicate}"  # 小赵在腾讯工作
+    if predicate in _ZH_TOWARD_VERBS:
+        return f"{subject}对{obj}{negation}{predicate}"  # 石磊对花生过敏, 对摄影不感兴趣
     if _is_chinese_noun(predicate):
         return f"{subject}的{predicate}{negation}是{obj}"  # 小何的老家是湖南长沙
     return f"{subject}{negation}{predicate}{obj}"

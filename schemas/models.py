@@ -324,6 +324,10 @@ class Episode(BaseModel):
     time: str | None = None
     external_id: str | None = None
     created_at: int = Field(description="Milliseconds since the epoch when the broker stored it.")
+    corrected_to: str | None = Field(
+        default=None,
+        description="What the episode says once its speaker's next turn corrected it (set when answering, not stored).",
+    )
 
     def learnt_at(self) -> int:
         """When memory learnt what this episode says (ms since the epoch).

@@ -306,17 +306,37 @@ class EpisodeQueries:
                 found.setdefault(row["seed"], []).append(_episode(row))
         return found
 
-    def last_turn(self, scope: str, session_id: str, speaker: str) -> Episode | None:
-        """Return the speaker's latest stored turn in a session (by when it was stored), or None.
+    def last_turns(self, scope: str, session_id: str, speaker: str, limit: int = 1) -> list[Episode]:
+        """Return the speaker's latest stored turns in a session (by when stored), latest first.
 
         Read through the ``session_id`` index: what a correction ("I meant …") corrects.
         """
         rows = self._read(
             "MATCH (ep:Episode) WHERE ep.session_id = $session AND ep.scope = $scope AND ep.speaker = $speaker "
-            f"WITH ep ORDER BY ep.created_at DESC, ep.id DESC LIMIT 1 RETURN {EPISODE_COLUMNS}",
-            {"scope": scope, "session": session_id, "speaker": speaker},
+            f"WITH ep ORDER BY ep.created_at DESC, ep.id DESC LIMIT $limit RETURN {EPISODE_COLUMNS}",
+            {"scope": scope, "session": session_id, "speaker": speaker, "limit": limit},
         )
-        return _episode(rows[0]) if rows else None
+        return [_episode(row) for row in rows]
+
+    def next_turns(self, scope: str, episode: Episode, limit: int = 3) -> list[Episode]:
+        """Return the speaker's next turns after this episode in its session (by when stored), first first.
+
+        Read through the ``session_id`` index: what may correct the episode a turn or two later.
+        """
+        rows = self._read(
+            "MATCH (ep:Episode) WHERE ep.session_id = $session AND ep.scope = $scope AND ep.speaker = $speaker "
+            "AND (ep.created_at > $created OR (ep.created_at = $created AND ep.id > $id)) "
+            f"WITH ep ORDER BY ep.created_at ASC, ep.id ASC LIMIT $limit RETURN {EPISODE_COLUMNS}",
+            {
+                "scope": scope,
+                "session": episode.session_id,
+                "speaker": episode.speaker,
+                "created": episode.created_at,
+                "id": episode.id,
+                "limit": limit,
+            },
+        )
+        return [_episode(row) for row in rows]
 
     def mentions_of_episodes(self, scope: str, episode_ids: Iterable[str]) -> dict[str, list[str]]:
         """Return the ids of the entities each of these episodes mentions."""

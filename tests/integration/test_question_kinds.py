@@ -66,3 +66,96 @@ def test_a_start_at_a_new_employer_retires_the_old_one(broker: Broker) -> None:
     broker.remember("上周我入职网易了。", speaker="周宁")
     assert broker.ask("Where do I work now?", speaker="Dan").value == "Globex"
     assert broker.ask("我现在在哪家公司工作？", speaker="周宁").value == "网易"
+
+
+@pytest.mark.parametrize(
+    ("speaker", "memories", "question", "answer", "other_name"),
+    [
+        ("Tara", ["My neighbor Robert, we all call him Bobby, is great.", "Bobby lives in Denver."],
+         "Where does Robert live?", "Denver", "Bobby"),
+        ("林悦", ["我同事王建国人挺好的，大家都叫他国哥。", "国哥住在南京。"], "王建国住在哪？", "南京", "国哥"),
+        ("林悦", ["我奶奶今年九十了，我们都管她叫老太君。", "老太君最爱吃饺子。"], "我奶奶最爱吃什么？", "饺子",
+         "老太君"),
+    ],
+)  # fmt: skip
+def test_what_is_said_of_another_name_is_said_of_the_one_it_names(
+    broker: Broker, speaker: str, memories: list[str], question: str, answer: str, other_name: str
+) -> None:
+    """ "We all call him Bobby": a question about Robert is answered by the fact stored about Bobby."""
+    for memory in memories:
+        broker.remember(memory, speaker=speaker)
+    reply = broker.ask(question, speaker=speaker)
+    assert reply.answered and reply.value == answer, reply.answer
+    assert any(fact.subject == other_name and fact.object == answer for fact in reply.facts), reply.answer
+
+
+def test_what_no_name_of_a_relative_says_is_not_known(broker: Broker) -> None:
+    """Asked what memory does not hold about a relative with another name: abstain, not fail."""
+    broker.remember("我奶奶今年九十了，我们都管她叫老太君。", speaker="林悦")
+    broker.remember("老太君最爱吃饺子。", speaker="林悦")
+    reply = broker.ask("我奶奶住在哪个城市？", speaker="林悦")
+    assert not reply.answered, reply.answer
+
+
+def test_the_relative_a_question_passes_through_is_no_answer(broker: Broker) -> None:
+    """我表姐的老板叫什么: the cousin leads to the boss; her own name is not what is asked."""
+    broker.remember("我表姐孙小梅在一家叫云端的公司上班。", speaker="林悦")
+    broker.remember("云端的老板叫周立，人很严格。", speaker="林悦")
+    reply = broker.ask("我表姐的老板叫什么？", speaker="林悦")
+    assert reply.value != "孙小梅", reply.answer
+    assert not reply.answered or reply.value == "周立", reply.answer
+
+
+@pytest.mark.parametrize(
+    ("speaker", "memories", "question", "answer", "old"),
+    [
+        ("Tara", ["my boss's number is 617-555-0199, keep it handy", "oops sorry, it's 617-555-0198"],
+         "What's my boss's number?", "617-555-0198", "617-555-0199"),
+    ],
+)  # fmt: skip
+def test_a_corrected_code_replaces_the_one_said_before(
+    broker: Broker, speaker: str, memories: list[str], question: str, answer: str, old: str
+) -> None:
+    """A phone number or a train number is one value: the correction replaces it whole, not its digits."""
+    for memory in memories:
+        broker.remember(memory, speaker=speaker)
+    reply = broker.ask(question, speaker=speaker)
+    assert reply.answered and answer in reply.answer.split("Based on")[0].split("依据")[0], reply.answer
+    assert old not in reply.answer.split("(Previously")[0].split("（以前")[0].split("依据")[0], reply.answer
+
+
+def test_a_relatives_attribute_said_as_the_speakers_is_the_answer(broker: Broker) -> None:
+    """我儿子生日是5月8号 stores 周宁 儿子生日 5月8号: the son's birthday, not a son named 5月8号."""
+    broker.remember("我儿子生日是5月8号，记得提前订蛋糕", speaker="周宁")
+    broker.remember("不对，是5月18号，8号是我妈的生日", speaker="周宁")
+    reply = broker.ask("我儿子生日是几号？", speaker="周宁")
+    assert reply.answered and reply.value == "5月18号", reply.answer
+
+
+@pytest.mark.parametrize(
+    ("speaker", "memories", "question", "answer", "old"),
+    [
+        ("林悦", ["下周的体检约在周三上午，记得空腹", "今天好冷", "不对不对，是周四上午，周三是牙医"],
+         "我的体检约在哪天？", "周四", "周三"),
+        ("Tara", ["the quarterly review is in room 4B", "lunch was great today", "sorry I meant 4C, 4B is the kitchen"],
+         "Which room is the quarterly review in?", "4C", "4B"),
+    ],
+)  # fmt: skip
+def test_a_statement_corrected_a_turn_later_is_read_as_corrected(
+    broker: Broker, speaker: str, memories: list[str], question: str, answer: str, old: str
+) -> None:
+    """Whether or not a fact was made of it, a value taken back is never the answer."""
+    for memory in memories:
+        broker.remember(memory, speaker=speaker)
+    reply = broker.ask(question, speaker=speaker)
+    head = reply.answer.split("依据")[0].split("Based on")[0]
+    assert reply.answered and answer in head and old not in head, reply.answer
+
+
+def test_a_correction_a_turn_later_retires_the_fact_it_corrects(broker: Broker) -> None:
+    """A turn in between ("今天好冷") does not keep the correction from its statement."""
+    for memory in ("我家住12楼，电梯经常坏", "今天好冷", "不对，是21楼"):
+        broker.remember(memory, speaker="林悦")
+    active = {(fact.predicate, fact.object) for fact in broker.facts() if fact.status == "active" and not fact.negated}
+    assert any(obj == "21楼" for _, obj in active), active
+    assert not any(obj == "12楼" for _, obj in active), active

@@ -304,3 +304,23 @@ def test_facts_touching_can_leave_out_hubs(store: tuple[GraphStore, str]) -> Non
 
 def fact_end(graph: GraphStore, scope: str, key: str) -> str:
     return graph.entities_by_keys(scope, [key])[key].id
+
+
+def test_a_speakers_turns_before_and_after_an_episode(store: tuple[GraphStore, str]) -> None:
+    """What a correction corrects, and what corrects an episode: the same speaker's turns in the session."""
+    graph, scope = store
+    for episode_id, created in (("t1", 10), ("t2", 20), ("t3", 30), ("t4", 40)):
+        write = plan(scope, episode_id, [], [])
+        graph.write_episode(
+            write.model_copy(update={"episode": write.episode.model_copy(update={"created_at": created})})
+        )
+    other = plan(scope, "elsewhere", [], [])
+    graph.write_episode(
+        other.model_copy(update={"episode": other.episode.model_copy(update={"created_at": 25, "session_id": "s2"})})
+    )
+    [second] = graph.episodes_by_ids(scope, ["t2"])
+    assert [turn.id for turn in graph.next_turns(scope, second, 2)] == ["t3", "t4"]
+    assert [turn.id for turn in graph.last_turns(scope, "s", "tester", 3)] == ["t4", "t3", "t2"]
+    assert graph.last_turns(scope, "s", "someone else", 3) == []
+    [last] = graph.episodes_by_ids(scope, ["t4"])
+    assert graph.next_turns(scope, last) == []

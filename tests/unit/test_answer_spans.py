@@ -6,7 +6,13 @@ from typing import Any
 
 import pytest
 from elephant_broker.language.answer_spans import answer_spans, category_word, is_light_word, question_kind
-from elephant_broker.language.corrections import Correction, corrected_statement, find_correction
+from elephant_broker.language.corrections import (
+    Correction,
+    added_statement,
+    corrected_statement,
+    find_addition,
+    find_correction,
+)
 from elephant_broker.language.lexicon import data_file
 from elephant_broker.language.relations import ended_relation, is_relation, started_employment
 from elephant_broker.schemas.models import Quintuple
@@ -21,7 +27,7 @@ CORRECTIONS = data_file("corrections.toml")
     [(language, example) for language in ("en", "zh") for example in ANSWERS["kinds"][language]["examples"]],
 )
 def test_question_kind_examples(language: str, example: dict[str, str]) -> None:
-    assert question_kind(example["question"], language) == example["kind"]
+    assert question_kind(example["question"], language) == (example["kind"] or None)
 
 
 @pytest.mark.parametrize(
@@ -116,6 +122,25 @@ def test_correction_examples(language: str, example: dict[str, Any]) -> None:
         assert found == Correction(example["new"], example.get("old"))
 
 
+ADDITIONS = data_file("additions.toml")
+
+
+@pytest.mark.parametrize(
+    ("language", "example"),
+    [(language, example) for language in ("en", "zh") for example in ADDITIONS[language]["examples"]],
+)
+def test_addition_examples(language: str, example: dict[str, Any]) -> None:
+    assert find_addition(example["text"]) == (None if example.get("none") else example["new"])
+
+
+def test_an_addition_takes_the_place_of_the_last_object() -> None:
+    assert added_statement("我对花生过敏", "猕猴桃", ["花生"]) == "我对猕猴桃过敏"
+    assert added_statement("I keep a cactus on the shelf", "a little fern", ["cactus", "shelf"]) == (
+        "I keep a little fern on the shelf"
+    )
+    assert added_statement("I keep a cactus", "a fern", ["tea"]) is None
+
+
 def test_a_correction_is_placed_in_the_previous_turn() -> None:
     assert corrected_statement("我家住12楼，来了直接按电梯", Correction("21楼")) == (
         "我家住21楼，来了直接按电梯",
@@ -126,3 +151,12 @@ def test_a_correction_is_placed_in_the_previous_turn() -> None:
     assert placed == ("Ruby's teacher this year is Mrs. Hallows", "Mrs. Hollis")
     # Nothing of the kind to replace: the correction cannot be placed.
     assert corrected_statement("I love this weather", Correction("21")) is None
+
+
+def test_a_corrected_code_replaces_the_whole_code() -> None:
+    """A phone or train number is one value: the correction replaces it whole, not its last digits."""
+    assert corrected_statement("my boss's cell is 617-555-0199, call after 5", Correction("617-555-0198")) == (
+        "my boss's cell is 617-555-0198, call after 5",
+        "617-555-0199",
+    )
+    assert corrected_statement("下周回成都，车次是K1132", Correction("K1123")) == ("下周回成都，车次是K1123", "K1132")

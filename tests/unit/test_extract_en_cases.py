@@ -773,3 +773,28 @@ def test_a_nouns_s_before_an_adverb_or_a_participle_is_the_verb() -> None:
     assert ("Alex's aunt", "teach", "Welsh", False) in keyed("my aunt's been teaching me a bit of Welsh", "Alex")
     # Before a noun it is whose: Ada's party is a thing of Ada's.
     assert ("Ada", "Ada's wedding party") in ends("Ada's wedding party is in Porto", "Alex")
+
+
+def test_an_aside_between_dashes_is_said_of_the_name_before_it() -> None:
+    """The sentence goes on after the aside: Tom lives in Leeds (not the speaker), and is called Tubs."""
+    found = ends("My neighbour Tom — we all call him Tubs — lives in Leeds.", "Nadia")
+    assert {("Tom", "Leeds"), ("Tom", "Tubs"), ("Nadia", "Tom")} <= found
+    assert ("Nadia", "Leeds") not in found
+    # A lone dash still ends a lead-in.
+    assert ("Nadia", "Oslo") in ends("Quick update — I moved to Oslo.", "Nadia")
+
+
+def test_what_everyone_calls_someone_is_their_name() -> None:
+    found = keyed("My cousin Harriet is a pilot. Everyone calls her Hattie.", "Nadia")
+    assert ("Harriet", "call", "Hattie", False) in found
+    assert not any(subject.casefold() in {"everyone", "nadia"} and obj == "Hattie" for subject, _, obj, _ in found)
+
+
+def test_a_greeted_name_is_no_one_the_turn_speaks_of() -> None:
+    """ "Hey Priya!" addresses Priya: "her" after it is not Priya."""
+    found = ends("Hey Priya! I adopted a kitten last week! Her name is Miso.", "Nadia")
+    assert not any("Priya" in subject for subject, _ in found)
+
+
+def test_a_name_contraction_is_the_verb() -> None:
+    assert ("Nadia", "Ines") in ends("My cousin lives in Porto. Her name's Ines btw.", "Nadia")

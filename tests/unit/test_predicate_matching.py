@@ -45,6 +45,12 @@ def test_unknown_wordings_take_the_nearest_lexicon_key(matcher: PredicateMatcher
     assert matcher.key(surface) == key
 
 
+@pytest.mark.parametrize("surface", ["闺蜜", "房东", "coworker"])
+def test_a_role_word_is_a_relation_of_its_own(matcher: PredicateMatcher, surface: str) -> None:
+    """闺蜜 sits next to 闺女 in embedding space: a friend is still no daughter."""
+    assert matcher.key(surface) == predicate_key(surface) not in PREDICATE_LEXICON
+
+
 @pytest.mark.parametrize("surface", ["养", "认识", "drives", "嫁给"])
 def test_crowded_short_words_keep_their_own_key(matcher: PredicateMatcher, surface: str) -> None:
     assert matcher.key(surface) == predicate_key(surface) not in PREDICATE_LEXICON

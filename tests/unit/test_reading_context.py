@@ -1,8 +1,8 @@
-"""The pieces of a long text: the end of each piece is the next one's context, and no fact comes from it."""
+"""Reading with the text before: a long text's pieces, and chat turns that refer back to or add to the turn before."""
 
 from __future__ import annotations
 
-from elephant_broker.domain.reading import PRECEDING_CHARS, preceding_tail, stated_in, with_preceding
+from elephant_broker.domain.reading import PRECEDING_CHARS, preceding_tail, read_with_rules, stated_in, with_preceding
 from elephant_broker.language.chunks import split_perception
 from elephant_broker.schemas.models import Perception, Quintuple
 
@@ -49,3 +49,32 @@ def test_only_facts_stated_in_the_piece_are_kept() -> None:
     assert stated_in(fact("Lumen Labs", "Berlin"), text, context, "Bob")  # no span: an end is named here
     assert not stated_in(fact("Alice Chen", "Lumen Labs"), text, context, "Bob")  # neither end is
     assert stated_in(fact("Bob", "Lumen Labs"), text, context, "Bob")  # the speaker is in every piece
+
+
+def _pairs(quintuples: list[Quintuple]) -> set[tuple[str, str, str]]:
+    return {(q.subject, q.predicate, q.object) for q in quintuples}
+
+
+def test_a_turn_that_refers_back_is_read_after_the_turn_before() -> None:
+    """ "Her name's Ines" alone names no one; after "My cousin lives in Porto" it names the cousin."""
+    read = read_with_rules("Her name's Ines btw, she's lovely.", "Nadia", preceding="My cousin lives in Porto.")
+    assert ("Nadia", "cousin", "Ines") in _pairs(read)
+    assert all(q.object != "Porto" for q in read), "the turn before is context, not stated again"
+    assert read_with_rules("Her name's Ines btw.", "Nadia") == []
+    chinese = read_with_rules("他在杭州上班。", "林悦", preceding="我表哥李明轩住在苏州。")
+    assert _pairs(chinese) == {("李明轩", "上班", "杭州")}
+
+
+def test_a_turn_that_adds_an_item_says_the_turn_before_of_it() -> None:
+    """ "还有猕猴桃" after "我对花生过敏": allergic to kiwis as well, and nothing else is said again."""
+    assert _pairs(read_with_rules("哦还有猕猴桃，吃了舌头发麻", "林悦", preceding="我对花生过敏")) == {
+        ("林悦", "过敏", "猕猴桃")
+    }
+    english = read_with_rules("oh and a little fern on my desk", "Nadia", preceding="I have a cactus in the kitchen")
+    assert ("Nadia", "has", "little fern") in _pairs(english)
+    # A turn with its own verb is its own statement, and an addition to an addition is not guessed.
+    own = read_with_rules("and I started Italian too", "Nadia", preceding="I'm learning Spanish")
+    assert ("Nadia", "started", "Italian") in _pairs(own)
+    assert all(
+        q.object != "蟹" or q.predicate != "过敏" for q in read_with_rules("蟹也不行", "林悦", preceding="还有虾")
+    )

@@ -40,6 +40,9 @@ def sentence(subject: str, predicate: str, obj: str, negated: bool = False) -> s
         ("Amy", "take care of", "Rex", False, "Amy takes care of Rex"),
         ("周宁", "儿子生日", "5月8号", False, "周宁的儿子生日是5月8号"),
         ("小李", "用", "Python3", False, "小李用 Python3"),
+        # 对 brings the object before the verbs that take it so.
+        ("小周", "过敏", "尘螨", False, "小周对尘螨过敏"),
+        ("小周", "感兴趣", "摄影", True, "小周对摄影不感兴趣"),
     ],
 )
 def test_facts_read_as_sentences(subject: str, predicate: str, obj: str, negated: bool, expected: str) -> None:
