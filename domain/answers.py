@@ -515,7 +515,7 @@ def compose_answer(
         role = named_role(question, relatives)
         own_name = role is not None
         if role is not None:
-            # 我闺蜜的老板叫什么: the boss's name is asked; the friend is only the way to the boss.
+            # 我表姐的老板叫什么: the boss's name is asked; the cousin is only the way to the boss.
             relatives = frozenset(word for word in relatives if role.startswith(word) or word.startswith(role))
         through = relative_of_relative(question, relatives) is not None
         also_called = _relatives_also_called(facts, relatives, asker)
@@ -596,7 +596,12 @@ def _states_asked_relation(
     Or names the class asked in its answer: "What workshop did Caroline attend?" is answered by
     "went to | LGBTQ+ counseling workshop".
     """
-    verbs = [fold_text(word) for word in analysis.keywords if word not in analysis.entities]
+    # A role word (奶奶 in 我奶奶喜欢看什么) says whose the answer is, not what relation states it.
+    verbs = [
+        fold_text(word)
+        for word in analysis.keywords
+        if word not in analysis.entities and word.casefold() not in PERSON_ROLES
+    ]
     if not verbs and not asked:
         return True  # the question names no relation to hold the fact to
     return any(
@@ -726,7 +731,7 @@ def _said_after_role(question: str, role: str, english: str, chinese: str) -> re
 
 
 def relative_of_relative(question: str, relatives: frozenset[str]) -> str | None:
-    """The role of someone of the relative's the question asks about (老板 in 我闺蜜的老板), else None."""
+    """The role of someone of the relative's the question asks about (老板 in 我表姐的老板), else None."""
     for role in sorted(relatives, key=lambda word: (-len(word), word)):
         match = _said_after_role(question, role, r"(?:[a-z]+\s+)?(\w[\w-]*)", r"(\w{1,3})")
         if match is None:
@@ -743,7 +748,7 @@ def asks_relative_name(question: str, relatives: frozenset[str]) -> bool:
 
 
 def named_role(question: str, relatives: frozenset[str]) -> str | None:
-    """The role whose bearer's own name the question asks for (老板 in 我闺蜜的老板叫什么), else None."""
+    """The role whose bearer's own name the question asks for (老板 in 我表姐的老板叫什么), else None."""
     for role in sorted(relatives, key=lambda word: (-len(word), word)):  # 妹妹 before its short form 妹
         if _said_after_role(question, role, r"(?:full\s+|first\s+)?name\b", "(?:全名|名字|叫什么|叫啥)"):
             return role
@@ -765,13 +770,13 @@ def _states_role(fact: Fact, keys: set[str], relatives: frozenset[str]) -> bool:
 
 
 def _names_role_attribute(predicate: str, relatives: frozenset[str]) -> bool:
-    """Whether a predicate is a relative's attribute: the role, then what of theirs (女儿生日)."""
+    """Whether a predicate is a relative's attribute: the role, then what of theirs (儿子生日)."""
     folded = predicate.strip().casefold()
     return any(folded.startswith(role) and len(folded) > len(role) for role in relatives)
 
 
 def _relatives_also_called(facts: Sequence[Fact], relatives: frozenset[str], asker: str) -> set[str]:
-    """The entities the evidence says the asker's relative is also called (周宁外婆 叫 老佛爷: 老佛爷)."""
+    """The entities the evidence says the asker's relative is also called (周宁奶奶 叫 老太君: 老太君)."""
     found: set[str] = set()
     for fact in facts:
         if fact.negated or not is_relation(fact.predicate, "naming") or not fact.subject_id or not fact.object_id:
@@ -812,9 +817,9 @@ def _answers_for_relative(
         and _names_role_attribute(fact.predicate, relatives)
         for fact in candidate.support
     ):
-        return True  # 周宁 女儿生日 3月21号: the daughter's birthday, said as the asker's attribute
+        return True  # 周宁 儿子生日 5月18号: the son's birthday, said as the asker's attribute
     if also_called and not own_name and candidate.entity_id not in also_called:
-        # 老佛爷 最爱吃 红烧肉, when 老佛爷 is what the asker's grandmother is called.
+        # 老太君 最爱吃 饺子, when 老太君 is what the asker's grandmother is called.
         if any({fact.subject_id, fact.object_id} & also_called for fact in candidate.support):
             return True
 
@@ -865,7 +870,7 @@ def is_proper_name(name: str) -> bool:
 
 
 def _ways_to_asked(question: str, asker: str, facts: Sequence[Fact]) -> frozenset[str]:
-    """The relatives a question passes through to whom it asks about (小雅 for 我闺蜜的老板): no answers to it."""
+    """The relatives a question passes through to whom it asks about (孙小梅 for 我表姐的老板): no answers to it."""
     relatives = asked_relatives(question, asker)
     if not relatives or not relative_of_relative(question, relatives):
         return frozenset()
@@ -874,7 +879,7 @@ def _ways_to_asked(question: str, asker: str, facts: Sequence[Fact]) -> frozense
 
 
 def names_called(facts: Sequence[Fact]) -> dict[str, set[str]]:
-    """Each name's other names, as the evidence's naming facts state them (张志强 叫 强哥: both ways)."""
+    """Each name's other names, as the evidence's naming facts state them (孟凡宇 叫 军哥: both ways)."""
     called: dict[str, set[str]] = defaultdict(set)
     for fact in facts:
         if is_relation(fact.predicate, "naming") and not fact.negated:

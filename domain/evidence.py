@@ -205,7 +205,7 @@ def gather_evidence(
 def read_on(store: GraphStore, scope: str, episodes: list[Episode], first: int = READ_ON_FIRST) -> list[Episode]:
     """The episodes, each of the first ones that its speaker's next turn corrected carrying what it says after it.
 
-    "我下个月房租要交4200" then (a turn or two later) "不对，是4800": the first is read as 我下个月房租要交4800
+    "我家住12楼" then (a turn or two later) "不对，是21楼": the first is read as 我家住21楼
     (``Episode.corrected_to``), and the correcting turn is cited right after it, so no answer
     quotes the value taken back, whether or not the Reader made a fact of it.
     """
@@ -267,8 +267,8 @@ def stated_aliases(
 ) -> dict[str, tuple[Entity, float]]:
     """Return the other names of the anchors, as naming facts state them, linked with the anchor's weight.
 
-    "Everyone calls Christopher Kit" / 大家都叫他强哥 stores (Christopher, called, Kit): what is
-    said about Kit is said about Christopher, so a question naming one is about both. Only an
+    "Everyone calls Harriet Hattie" / 大家都叫他军哥 stores (Harriet, called, Hattie): what is
+    said about Hattie is said about Harriet, so a question naming one is about both. Only an
     affirmed naming fact links; an entity's own merged aliases are already the entity.
     """
     if not anchors:

@@ -214,7 +214,7 @@ def answer_offline(hop: Hop, speaker: str = DEFAULT_SPEAKER, *, final: bool = Fa
                 and fact.object_id
                 and not fact.negated
                 and (fact.predicate_key == role_key or role_text in fold_text(fact.predicate))
-                # 女儿生日 is the daughter's birthday, said of her parent: no daughter
+                # 儿子生日 is the son's birthday, said of a parent: no son
                 and not (fold_text(fact.predicate).startswith(role_text) and fold_text(fact.predicate) != role_text)
             ]
             if named:

@@ -160,9 +160,9 @@ def read_given(facts: Sequence[Quintuple], speaker: str) -> Reading:
 def read_with_rules(text: str, speaker: str, preceding: str | None = None) -> list[Quintuple]:
     """Read a text with the offline rules; a correction of ``preceding`` is read as the corrected statement.
 
-    A text that opens by referring back ("his name's Ethan", 她在杭州上班) is read after the end
+    A text that opens by referring back ("her name's Ines", 她在杭州上班) is read after the end
     of ``preceding``, so the reference finds whom it names; only the facts it states are kept.
-    A text that adds an item ("oh and mangoes too") is read as ``preceding`` said of the item.
+    A text that adds an item ("oh and kiwis too") is read as ``preceding`` said of the item.
 
     The corrected statement's facts are kept, and the facts of ``preceding`` about the
     replaced value come back denied (我家住12楼 -> 赵敏 不住 12楼), so the conflict path
@@ -170,10 +170,10 @@ def read_with_rules(text: str, speaker: str, preceding: str | None = None) -> li
     nothing: its own words ("不对，是21楼") state no fact.
     """
     correction = find_correction(text)
-    # An addition to an addition ("虾也不行" after "还有芒果") has lost what both add to.
+    # An addition to an addition ("蟹也不行" after "还有猕猴桃") has lost what both add to.
     item = find_addition(text) if correction is None and preceding and find_addition(preceding) is None else None
     if item is not None and preceding:
-        # "oh and mangoes too" after "I'm allergic to peanuts": allergic to mangoes as well.
+        # "oh and kiwis too" after "I'm allergic to hazelnuts": allergic to kiwis as well.
         before = extract_with_rules(preceding, speaker)
         statement = added_statement(preceding, item, [quintuple.object for quintuple in before])
         if statement is not None:
@@ -187,8 +187,8 @@ def read_with_rules(text: str, speaker: str, preceding: str | None = None) -> li
                 return added
     if correction is None:
         if preceding and opens_with_reference(text):
-            # "his name's Ethan" after "my brother studies law": read on from the turn before, so
-            # "his" is the brother; only what this turn states is kept.
+            # "her name's Ines" after "my cousin lives in Porto": read on from the turn before, so
+            # "her" is the cousin; only what this turn states is kept.
             read = extract_with_rules(f"{preceding_tail(preceding)}\n{text}", speaker)
             return [quintuple for quintuple in read if stated_in(quintuple, text, preceding, speaker)]
         return extract_with_rules(text, speaker)
@@ -224,8 +224,8 @@ def correction_context(store: GraphStore, scope: str, episodes: Sequence[Episode
 
     None for the rest. The previous turn is the latest one before it in ``episodes`` with the
     same session and speaker, else the latest such turn stored (one read per such episode). A
-    correction may come a turn or two after what it corrects ("我妈生日是八月十二" / "今天又下雨了" /
-    "其实是八月十六"): it gets the latest of the last ``CORRECTED_TURNS`` turns it can be placed in.
+    correction may come a turn or two after what it corrects ("我家住12楼" / "今天好冷" /
+    "不对，是21楼"): it gets the latest of the last ``CORRECTED_TURNS`` turns it can be placed in.
     """
     found: list[str | None] = []
     for position, episode in enumerate(episodes):

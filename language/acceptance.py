@@ -335,7 +335,7 @@ def _zh_named(name: str, ctx: TextContext, sentence: str = "") -> bool:
 
 
 def _zh_person_shape(name: str) -> bool:
-    """A Chinese person's name by its shape: 小李, 王老师, or a kin-word nickname (强哥)."""
+    """A Chinese person's name by its shape: 小李, 王老师, or a kin-word nickname (军哥)."""
     return _types.looks_like_zh_person(name) or is_kin_nickname(name)
 
 
@@ -411,7 +411,7 @@ def _zh_object(quintuple: Quintuple, ctx: TextContext, sentence: str) -> bool:
     if any(word in words("zh", "unresolved_pronouns") for word, _ in tagged):
         return False  # 他的办公室, 我们学您: a pronoun left in an object was never resolved (or is quoted speech)
     if tags[0] == "a" and len(tagged[0][0]) == 1 and all(tag in words("zh", "non_entity_tags") for tag in tags[1:]):
-        return False  # 住了快五年: how nearly how long, no thing lived in
+        return False  # 住了快三年: how nearly how long, no thing lived in
     return not all(tag in words("zh", "non_entity_tags") for tag in tags)
 
 

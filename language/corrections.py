@@ -9,10 +9,10 @@ same kind (a number for a number, a name for a name, a time for a time). The Rea
 that statement instead of the correction's own words, and the previous turn's facts about
 the old value as denied, so the old fact is retired through the conflict path.
 
-An addition ("oh and mangoes too", 还有芒果, ``language/data/additions.toml``) names one more
+An addition ("oh and kiwis too", 还有猕猴桃, ``language/data/additions.toml``) names one more
 item and no verb: ``find_addition`` gives the item, and ``added_statement`` says the previous
-turn again with the item in place of the object it named last ("I'm allergic to peanuts" ->
-"I'm allergic to mangoes"), read beside the previous turn's facts, not instead of them.
+turn again with the item in place of the object it named last ("I'm allergic to hazelnuts" ->
+"I'm allergic to kiwis"), read beside the previous turn's facts, not instead of them.
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ def added_statement(previous: str, item: str, objects: list[str]) -> str | None:
     """Return the previous turn saying the added item in place of its first object; None when none is in it.
 
     ``objects`` are the objects of the previous turn's facts, in order; the first is what its
-    main verb took ("I have a monstera in the living room": the monstera, not the room). The
+    main verb took ("I have a cactus in the kitchen": the cactus, not the kitchen). The
     item's article is left to the previous turn's own.
     """
     said = next((obj for obj in objects if obj and obj in previous and obj != item), None)

@@ -60,7 +60,7 @@ CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"\b(\w+)[’']ll\b", r"\1 will"),
         (r"\b(I|you|he|she|we|they)[’']d\b", r"\1 would"),
         (r"\b(he|she|it|that|there|what|who|where)[’']s\b", r"\1 is"),
-        # "his name's Ethan": a name has no possessions worth saying.
+        # "her name's Ines": a name has no possessions worth saying.
         (r"\b((?:nick)?name)[’']s\b", r"\1 is"),
         # After a noun, 's before a participle of have, or before an adverb, a preposition or
         # an article, is the verb ("my cousin's really into fencing", "Ben's aunt's been

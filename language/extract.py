@@ -307,7 +307,7 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
         # without it, "located in Texas (United States)" is located in Texas, not in "Texas
         # United States". After a common noun the brackets name it ("my sister (Anna)"): kept.
         read_text = _without_name_asides(sentence) if language == "en" else _without_heading(sentence)
-        # "My neighbour Tom — we call him Tubs — lives in Leeds": Tom lives in Leeds, and the
+        # "My neighbour Rupert — we call him Ru — lives in Exeter": Rupert lives in Exeter, and the
         # aside between dashes is said of him after it, not a break in the sentence.
         main, asides = _dash_asides(read_text) if language == "en" else (read_text, [])
         drafts: list[Draft] = []

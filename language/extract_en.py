@@ -705,7 +705,7 @@ def _take_object(ws: list[str], k: int) -> int:
         if w in {";", ":"} or (j == k and lw in en.PREPOSITIONS and lw not in {"like"}):
             break
         if j > k and lw in CHAT_FILLERS:
-            break  # "his name is Ethan btw", "a Pixel 8 lol": the aside to the listener is no part of it
+            break  # "her name is Ines btw", "a new kettle lol": the aside to the listener is no part of it
         if w == ",":
             # A list comma ("Python, Go and Rust") continues the object; any other ends it.
             nxt_end = j + 1
@@ -799,7 +799,7 @@ def _says_without_subject(ws: list[str]) -> bool:
 
 
 def _called_by_anyone(ws: list[str], verb: int, ctx: TextContext) -> list[Draft]:
-    """What "everyone calls him Kit" says of him: who calls him is no one to remember, what he is called is."""
+    """What "everyone calls her Hattie" says of him: who calls him is no one to remember, what he is called is."""
     while verb < len(ws) - 1 and _is_adverb(ws[verb]):
         verb += 1
     if verb >= len(ws) or en.lemma(ws[verb].lower()) not in NAMING_VERBS:
@@ -1742,7 +1742,7 @@ def _continues(ws: list[str], k: int) -> bool:
 
 
 def _addresses_someone(ws: list[str]) -> bool:
-    """Whether a clause only greets or thanks someone by name ("Hey John", "Thanks, Maria"): no subject in it."""
+    """Whether a clause only greets or thanks someone by name ("Hey Anneliese", "Thanks, Bruno"): no subject in it."""
     if not ws or ws[0].lower() not in GREETINGS:
         return False
     rest = [w for w in ws[1:] if w != ","]

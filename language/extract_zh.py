@@ -225,7 +225,7 @@ def tag(clause: str) -> list[Tok]:
         elif tok.w in _REFLEXIVES and toks and (toks[-1].w in FIRST_PERSON or toks[-1].f in _PERSON_NAME_FLAGS):
             continue  # 我自己平时只喝绿茶, 小王自己开车: "oneself" only stresses who
         elif is_kin_nickname(tok.w):
-            toks.append(Tok(tok.w, "NAME"))  # 强哥 / 梅姐: a name with a kin word, not 大哥 or 表姐
+            toks.append(Tok(tok.w, "NAME"))  # 军哥 / 梅姐: a name with a kin word, not 大哥 or 表姐
         elif tok.w.endswith("人") and len(tok.w) > 2 and _types.guess_type(tok.w[:-1]) == _types.PLACE:
             toks.append(Tok(tok.w, "n"))  # 杭州人 is a demonym, not a person's name.
         # Split 不用 / 没去 into negation + verb.
@@ -241,6 +241,9 @@ def tag(clause: str) -> list[Tok]:
     toks = _merge_every(toks)
     toks = _split_weekdays(toks)
     for k, tok in enumerate(toks):
+        if tok.w in _types.PERSON_ROLES and tok.f.startswith("v"):
+            tok.f = "n"  # 邻居: jieba's verb is the neighbour
+            continue
         if k and toks[k - 1].w in JOB_VERBS | COPULAS and tok.f.startswith("v") and is_occupation(tok.w):
             tok.f = "n"  # 做会计: jieba's verb 会计 is the accountant here
             continue
@@ -817,7 +820,7 @@ def _subject(toks: list[Tok], ctx: TextContext) -> list[Subject]:
                     ctx.last_person = subject.name
         return subjects
     if len(toks) >= 2 and toks[-1].w in PERSON_ASPECT_NOUNS and toks[-2].f in _PERSON_NAME_FLAGS:
-        toks = toks[:-1]  # 张志强人挺好的: said of 张志强 as a person
+        toks = toks[:-1]  # 孟凡宇人特别靠谱: said of 孟凡宇 as a person
     words = [t.w for t in toks]
     # Appositive: 我的朋友小张 -> 小张, plus (我, 朋友, 小张).
     if len(toks) >= 2 and toks[-1].f in {"NAME", "nr", "nrfg"} and toks[-2].w in _types.PERSON_ROLES:
@@ -1014,7 +1017,7 @@ def _read_copula(toks: list[Tok], k: int, state: State, ctx: TextContext) -> lis
     while right and right[-1].w in PARTICLES:
         right = right[:-1]
     if not right or right[0].w in DEGREE_ADVERBS and "的" not in [tok.w for tok in right]:
-        return []  # 肉夹馍是真的香, 这家店是很好吃: a verdict, not what the thing is (是很辣的火锅 names one)
+        return []  # 兔头是真的辣, 这家店是很好吃: a verdict, not what the thing is (是很辣的火锅 names one)
     # 她主要是做后端的: an emphatic 是 in front of a verb phrase; read the verb phrase.
     # (张伟的爱好是打篮球 names the hobby instead: an attribute, read below.)
     subj_toks = [t for t in left if t.f not in {"TIME", "HEDGE", "d", "MOST"}]
@@ -1054,7 +1057,10 @@ def _read_copula(toks: list[Tok], k: int, state: State, ctx: TextContext) -> lis
         return []
     # A的B是C -> (A, B, C) when C names the value (张三的导师是李四, 我最爱的水果是西红柿).
     split = _split_owner(subj_toks) if subj_toks else None
-    if split and split[1]:
+    appositive = (
+        len(subj_toks) >= 2 and subj_toks[-1].f in _PERSON_NAME_FLAGS and subj_toks[-2].w in _types.PERSON_ROLES
+    )
+    if split and split[1] and not appositive:
         owner_toks, rest, direct = split
         owner = _owner_name(owner_toks, ctx)
         if owner is None:
@@ -1533,7 +1539,7 @@ _NAME_FILLERS = words("zh", "name_fillers")
 def _name_after(toks: list[Tok], ctx: TextContext) -> tuple[str, str | None] | None:
     """The name that follows a naming verb: every word up to the clause end (旺 + 财 -> 旺财)."""
     while toks and (toks[-1].w in PARTICLES or toks[-1].f in {"ASP", "y"} or len(toks) > 1 and toks[-1].f in "oe"):
-        toks = toks[:-1]  # 老佛爷哈哈: the laugh is no part of the name (咪咪 alone is one)
+        toks = toks[:-1]  # 老太君哈哈: the laugh is no part of the name (咪咪 alone is one)
     if not toks or any(_is_verb(t) and t.f != "VERB" for t in toks[1:]) or toks[0].f in {"ME", "NEG"}:
         return None
     name = _surface(toks, ctx)
@@ -1578,7 +1584,7 @@ def _rename(state: State, name: str, ctx: TextContext) -> list[Draft]:
 
 
 def _read_calling(toks: list[Tok], k: int, state: State, ctx: TextContext) -> list[Draft] | None:
-    """(the one named before, 叫, name) for 大家都叫他强哥 / 我们全家都管她叫老佛爷; None for other clauses.
+    """(the one named before, 叫, name) for 大家都叫他军哥 / 我们都管她叫老太君; None for other clauses.
 
     The pronoun after the naming verb, or after a calling marker (管她叫), is what is called;
     who calls it (我们、大家、全家) is no party to the fact. Nothing when no one was named before.
@@ -1598,7 +1604,7 @@ def _read_calling(toks: list[Tok], k: int, state: State, ctx: TextContext) -> li
     name, pos = found
     role = ctx.last_person[len(ctx.me) :] if ctx.last_person.startswith(ctx.me) else ""
     if role in _types.PERSON_ROLES:
-        # 我外婆…，我们都管她叫老佛爷: her name, as 我外婆叫老佛爷 gives it.
+        # 我奶奶…，我们都管她叫老太君: her name, as 我奶奶叫老太君 gives it.
         return [
             Draft(ctx.me, role, name, confidence=_confidence([toks[k].w], state, clear=True), object_type=_types.PERSON)
         ]
@@ -1736,6 +1742,9 @@ def _read_clause_words(toks: list[Tok], state: State, ctx: TextContext) -> list[
         has_verb = any(_is_verb(t) for t in left)
         if not has_verb or left[-1].w == "的" or "的" in [t.w for t in left] and not _is_verb(left[0]):
             result = _read_copula(toks, k, state, ctx)
+            for draft in (d for top in result or [] for d in (top, *top.extras)):
+                if draft.predicate in _types.PERSON_ROLES and draft.object_type == _types.PERSON:
+                    ctx.last_person = draft.object  # 我邻居王建国是个热心人，大家都叫他…: 他 is 王建国
             if result is not None:
                 if not result and not state.subjects:
                     state.blocked = True
@@ -1781,7 +1790,7 @@ def _read_clause_words(toks: list[Tok], state: State, ctx: TextContext) -> list[
             ctx.last_person = subject.name
     drafts = _read_predicates(toks, end, state, ctx)
     if not drafts and not state.implied:
-        # 我同事张志强人挺好的: nothing read of him, but who he is to the speaker was said.
+        # 我同事孟凡宇人特别靠谱: nothing read of him, but who he is to the speaker was said.
         for subject in state.subjects:
             said = [
                 extra

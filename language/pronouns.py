@@ -82,7 +82,7 @@ _EN_OPENING_WORD = re.compile(r"[A-Za-z]+")
 
 
 def opens_with_reference(text: str) -> bool:
-    """Whether a text opens by referring back to someone it does not name ("his name's Ethan", 她在杭州上班).
+    """Whether a text opens by referring back to someone it does not name ("her name's Ines", 她在杭州上班).
 
     Such a turn is about whoever the turn before it named: read alone, "he" is no one. The
     lead-ins a chat line may open with ("oh", "btw", 对了) are passed over.

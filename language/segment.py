@@ -514,11 +514,11 @@ def word_tag(word: str) -> str | None:
 
 
 _NICKNAME_MAX_FREQ = 10
-"""A kin-word nickname is no dictionary word: jieba knows 大哥 (3,062), 表姐, 空姐, 小哥 (13); 强哥 it does not."""
+"""A kin-word nickname is no dictionary word: jieba knows 大哥 (3,062), 表姐, 空姐, 小哥 (13); 军哥 it does not."""
 
 
 def is_kin_nickname(word: str) -> bool:
-    """Whether a word is a nickname made of one character of a name and a kin word (强哥, 梅姐).
+    """Whether a word is a nickname made of one character of a name and a kin word (军哥, 梅姐).
 
     The kin words are the lexicon's ``nickname_suffixes``; a numeral, size or name prefix
     before them (二哥, 大姐, 小哥), a relation word (表姐) or any word jieba's dictionary
@@ -551,7 +551,7 @@ def pos_tag(text: str) -> list[tuple[str, str]]:
 def _merge_split_words(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
     """Glue a lone surname-like character to the noun character after it: jieba's cut of a word it does not know.
 
-    闵行 comes out as 闵/nr + 行/n: one character alone is no name, and the noun character is
+    汶川 may come out as 汶/nr + 川/n: one character alone is no name, and the noun character is
     no word of its own here; the two are one unknown word (a place, a brand), tagged nz.
     """
     out: list[tuple[str, str]] = []

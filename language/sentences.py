@@ -30,7 +30,7 @@ _PARTICIPLES = {
 }  # fmt: skip
 # Chinese verbs that take their place before them: 在腾讯工作, not 工作腾讯.
 _ZH_PLACE_VERBS = frozenset({"工作", "上班", "读书", "上学", "念书", "实习", "任教", "就读", "住", "生活"})
-# Chinese verbs whose object comes before them after 对: 对花生过敏, not 过敏花生.
+# Chinese verbs whose object comes before them after 对: 对尘螨过敏, not 过敏尘螨.
 _ZH_TOWARD_VERBS = frozenset({"过敏", "感兴趣", "好奇", "上瘾"})
 _MIXED_SCRIPT_BOUNDARY = re.compile(r"(?<=[\u3400-\u9fff])(?=[A-Za-z])|(?<=[A-Za-z])(?=[\u3400-\u9fff])")
 
@@ -44,7 +44,7 @@ def fact_sentence(subject: str, predicate: str, obj: str, negated: bool = False)
     """Return a fact as a short sentence in the language of its predicate."""
     latin = all(ord(ch) < 0x2E80 for ch in predicate)  # accents too, nothing CJK
     text = _english(subject, predicate, obj, negated) if latin else _chinese(subject, predicate, obj, negated)
-    # Space Latin words off from Chinese: 小李精通 Python, not 小李精通Python (numbers stay: 3月21号).
+    # Space Latin words off from Chinese: 小李精通 Python, not 小李精通Python (numbers stay: 5月18号).
     return _MIXED_SCRIPT_BOUNDARY.sub(" ", text)
 
 
@@ -75,7 +75,7 @@ def _chinese(subject: str, predicate: str, obj: str, negated: bool) -> str:
     if predicate in _ZH_PLACE_VERBS:
         return f"{subject}{negation}在{obj}{predicate}"  # 小赵在腾讯工作
     if predicate in _ZH_TOWARD_VERBS:
-        return f"{subject}对{obj}{negation}{predicate}"  # 石磊对花生过敏, 对摄影不感兴趣
+        return f"{subject}对{obj}{negation}{predicate}"  # 小周对尘螨过敏, 对摄影不感兴趣
     if _is_chinese_noun(predicate):
         return f"{subject}的{predicate}{negation}是{obj}"  # 小何的老家是湖南长沙
     return f"{subject}{negation}{predicate}{obj}"

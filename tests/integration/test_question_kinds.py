@@ -73,8 +73,8 @@ def test_a_start_at_a_new_employer_retires_the_old_one(broker: Broker) -> None:
     [
         ("Tara", ["My neighbor Robert, we all call him Bobby, is great.", "Bobby lives in Denver."],
          "Where does Robert live?", "Denver", "Bobby"),
-        ("林悦", ["我同事王建国人挺好的，大家都叫他国哥。", "国哥住在南京。"], "王建国住在哪？", "南京", "国哥"),
-        ("林悦", ["我奶奶今年九十了，我们都管她叫老太君。", "老太君最爱吃饺子。"], "我奶奶最爱吃什么？", "饺子",
+        ("林悦", ["我邻居王建国是个热心人，大家都叫他国哥。", "国哥住在南京。"], "王建国住在哪？", "南京", "国哥"),
+        ("林悦", ["我奶奶住在乡下，我们都管她叫老太君。", "老太君最爱吃饺子。"], "我奶奶最爱吃什么？", "饺子",
          "老太君"),
     ],
 )  # fmt: skip
@@ -91,9 +91,9 @@ def test_what_is_said_of_another_name_is_said_of_the_one_it_names(
 
 def test_what_no_name_of_a_relative_says_is_not_known(broker: Broker) -> None:
     """Asked what memory does not hold about a relative with another name: abstain, not fail."""
-    broker.remember("我奶奶今年九十了，我们都管她叫老太君。", speaker="林悦")
+    broker.remember("我奶奶住在乡下，我们都管她叫老太君。", speaker="林悦")
     broker.remember("老太君最爱吃饺子。", speaker="林悦")
-    reply = broker.ask("我奶奶住在哪个城市？", speaker="林悦")
+    reply = broker.ask("我奶奶喜欢看什么电视剧？", speaker="林悦")
     assert not reply.answered, reply.answer
 
 
@@ -126,8 +126,8 @@ def test_a_corrected_code_replaces_the_one_said_before(
 
 def test_a_relatives_attribute_said_as_the_speakers_is_the_answer(broker: Broker) -> None:
     """我儿子生日是5月8号 stores 周宁 儿子生日 5月8号: the son's birthday, not a son named 5月8号."""
-    broker.remember("我儿子生日是5月8号，记得提前订蛋糕", speaker="周宁")
-    broker.remember("不对，是5月18号，8号是我妈的生日", speaker="周宁")
+    broker.remember("我儿子生日是5月8号", speaker="周宁")
+    broker.remember("不对，是5月18号", speaker="周宁")
     reply = broker.ask("我儿子生日是几号？", speaker="周宁")
     assert reply.answered and reply.value == "5月18号", reply.answer
 

@@ -134,7 +134,7 @@ def test_addition_examples(language: str, example: dict[str, Any]) -> None:
 
 
 def test_an_addition_takes_the_place_of_the_last_object() -> None:
-    assert added_statement("我对花生过敏", "猕猴桃", ["花生"]) == "我对猕猴桃过敏"
+    assert added_statement("我对尘螨过敏", "猕猴桃", ["尘螨"]) == "我对猕猴桃过敏"
     assert added_statement("I keep a cactus on the shelf", "a little fern", ["cactus", "shelf"]) == (
         "I keep a little fern on the shelf"
     )

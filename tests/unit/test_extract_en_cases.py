@@ -776,10 +776,10 @@ def test_a_nouns_s_before_an_adverb_or_a_participle_is_the_verb() -> None:
 
 
 def test_an_aside_between_dashes_is_said_of_the_name_before_it() -> None:
-    """The sentence goes on after the aside: Tom lives in Leeds (not the speaker), and is called Tubs."""
-    found = ends("My neighbour Tom — we all call him Tubs — lives in Leeds.", "Nadia")
-    assert {("Tom", "Leeds"), ("Tom", "Tubs"), ("Nadia", "Tom")} <= found
-    assert ("Nadia", "Leeds") not in found
+    """The sentence goes on after the aside: Rupert lives in Exeter (not the speaker), and is called Ru."""
+    found = ends("My neighbour Rupert — we all call him Ru — lives in Exeter.", "Nadia")
+    assert {("Rupert", "Exeter"), ("Rupert", "Ru"), ("Nadia", "Rupert")} <= found
+    assert ("Nadia", "Exeter") not in found
     # A lone dash still ends a lead-in.
     assert ("Nadia", "Oslo") in ends("Quick update — I moved to Oslo.", "Nadia")
 
@@ -791,9 +791,9 @@ def test_what_everyone_calls_someone_is_their_name() -> None:
 
 
 def test_a_greeted_name_is_no_one_the_turn_speaks_of() -> None:
-    """ "Hey Priya!" addresses Priya: "her" after it is not Priya."""
-    found = ends("Hey Priya! I adopted a kitten last week! Her name is Miso.", "Nadia")
-    assert not any("Priya" in subject for subject, _ in found)
+    """ "Hey Anneliese!" addresses Anneliese: "her" after it is not Anneliese."""
+    found = ends("Hey Anneliese! I adopted a kitten last week! Her name is Miso.", "Nadia")
+    assert not any("Anneliese" in subject for subject, _ in found)
 
 
 def test_a_name_contraction_is_the_verb() -> None:

@@ -485,3 +485,10 @@ def test_a_name_given_inside_a_description_is_not_the_subjects() -> None:
     assert ("周宁狗", "叫", "豆包") in {
         (q.subject, q.predicate, q.object) for q in extract_quintuples("我家狗叫豆包", "周宁")
     }
+
+
+def test_a_role_before_a_name_is_said_of_the_name() -> None:
+    """我邻居王建国: jieba tags 邻居 a verb; the neighbour is 王建国, and what follows is said of him."""
+    found = triples("我邻居王建国在银行上班。", "林悦")
+    assert found >= {("林悦", "邻居", "王建国", False), ("王建国", "上班", "银行", False)}
+    assert ("王建国", "是", "热心人", False) in triples("我邻居王建国是个热心人。", "林悦")

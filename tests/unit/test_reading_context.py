@@ -57,7 +57,7 @@ def _pairs(quintuples: list[Quintuple]) -> set[tuple[str, str, str]]:
 
 def test_a_turn_that_refers_back_is_read_after_the_turn_before() -> None:
     """ "Her name's Ines" alone names no one; after "My cousin lives in Porto" it names the cousin."""
-    read = read_with_rules("Her name's Ines btw, she's lovely.", "Nadia", preceding="My cousin lives in Porto.")
+    read = read_with_rules("Her name's Ines btw.", "Nadia", preceding="My cousin lives in Porto.")
     assert ("Nadia", "cousin", "Ines") in _pairs(read)
     assert all(q.object != "Porto" for q in read), "the turn before is context, not stated again"
     assert read_with_rules("Her name's Ines btw.", "Nadia") == []
@@ -66,15 +66,15 @@ def test_a_turn_that_refers_back_is_read_after_the_turn_before() -> None:
 
 
 def test_a_turn_that_adds_an_item_says_the_turn_before_of_it() -> None:
-    """ "还有猕猴桃" after "我对花生过敏": allergic to kiwis as well, and nothing else is said again."""
-    assert _pairs(read_with_rules("哦还有猕猴桃，吃了舌头发麻", "林悦", preceding="我对花生过敏")) == {
-        ("林悦", "过敏", "猕猴桃")
+    """ "还有猫毛" after "我对尘螨过敏": allergic to cat hair as well, and nothing else is said again."""
+    assert _pairs(read_with_rules("对了还有猫毛，一碰就打喷嚏", "林悦", preceding="我对尘螨过敏")) == {
+        ("林悦", "过敏", "猫毛")
     }
-    english = read_with_rules("oh and a little fern on my desk", "Nadia", preceding="I have a cactus in the kitchen")
+    english = read_with_rules("oh and a little fern by the window", "Nadia", preceding="I have a cactus in the kitchen")
     assert ("Nadia", "has", "little fern") in _pairs(english)
     # A turn with its own verb is its own statement, and an addition to an addition is not guessed.
     own = read_with_rules("and I started Italian too", "Nadia", preceding="I'm learning Spanish")
     assert ("Nadia", "started", "Italian") in _pairs(own)
     assert all(
-        q.object != "蟹" or q.predicate != "过敏" for q in read_with_rules("蟹也不行", "林悦", preceding="还有虾")
+        q.object != "蟹" or q.predicate != "过敏" for q in read_with_rules("蟹也一样", "林悦", preceding="还有虾")
     )
