@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from elephant_broker.domain.evidence import MENTION_LINK_WEIGHT, affirmed_relations, asked_relations
+from elephant_broker.domain.evidence import EXTRACT_FROM, MENTION_LINK_WEIGHT, affirmed_relations, asked_relations
 from elephant_broker.domain.retrieval import ANSWER, reciprocal_rank_fusion
 from elephant_broker.language import english
 from elephant_broker.language.answer_spans import (
@@ -65,8 +65,6 @@ from pydantic import BaseModel, Field
 
 MAX_REASONS = 4
 MAX_RELATED = 5
-EXTRACT_FROM = 5
-"""How many of the cited episodes an answer may be read out of when no fact gives it."""
 NOT_IN_MEMORY_EN = "Not in memory: nothing stored answers this."
 NOT_IN_MEMORY_ZH = "记忆中没有能回答这个问题的信息。"
 """The one abstention wording per language; why, and the closest memories, are given apart."""
@@ -769,7 +767,7 @@ def _states_role(fact: Fact, keys: set[str], relatives: frozenset[str]) -> bool:
     return fact.predicate_key in keys or len(words) > 1 and words[-1] in relatives
 
 
-def _names_role_attribute(predicate: str, relatives: frozenset[str]) -> bool:
+def names_role_attribute(predicate: str, relatives: frozenset[str]) -> bool:
     """Whether a predicate is a relative's attribute: the role, then what of theirs (儿子生日)."""
     folded = predicate.strip().casefold()
     return any(folded.startswith(role) and len(folded) > len(role) for role in relatives)
@@ -814,7 +812,7 @@ def _answers_for_relative(
     if kind not in (NAME, "Person") and any(
         fact.object_id == candidate.entity_id
         and fact.subject == asker
-        and _names_role_attribute(fact.predicate, relatives)
+        and names_role_attribute(fact.predicate, relatives)
         for fact in candidate.support
     ):
         return True  # 周宁 儿子生日 5月18号: the son's birthday, said as the asker's attribute

@@ -75,8 +75,9 @@ def _episode_searches() -> ThreadPoolExecutor:
 MAX_PATH_ANCHORS = 4
 """Connecting paths are looked for between at most this many named entities."""
 PATH_MAX_LENGTH = 3
-READ_ON_FIRST = 5
-"""The best episodes whose next turns are read for a correction (one store read each)."""
+EXTRACT_FROM = 5
+"""How many of the best episodes an answer may be read out of when no fact gives it; their
+next turns are read for a correction (``read_on``, one store read each)."""
 READ_ON_TURNS = 3
 """How many of the speaker's next turns may correct an episode (a distractor may come between)."""
 MAX_ALIAS_FACTS = 50
@@ -202,7 +203,7 @@ def gather_evidence(
     return Evidence(anchors, selected, episodes, history)
 
 
-def read_on(store: GraphStore, scope: str, episodes: list[Episode], first: int = READ_ON_FIRST) -> list[Episode]:
+def read_on(store: GraphStore, scope: str, episodes: list[Episode], first: int = EXTRACT_FROM) -> list[Episode]:
     """The episodes, each of the first ones that its speaker's next turn corrected carrying what it says after it.
 
     "我家住12楼" then (a turn or two later) "不对，是21楼": the first is read as 我家住21楼

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from elephant_broker.domain.answers import is_compatible_type, rank_answers
+from elephant_broker.domain.answers import is_compatible_type, names_role_attribute, rank_answers
 from elephant_broker.domain.evidence import MENTION_LINK_WEIGHT, Evidence, EvidenceLimits, gather_evidence
 from elephant_broker.language.decompose import SLOT, decompose, description_of, fill_slots, relation_word
 from elephant_broker.language.names import fold_text
@@ -215,7 +215,7 @@ def answer_offline(hop: Hop, speaker: str = DEFAULT_SPEAKER, *, final: bool = Fa
                 and not fact.negated
                 and (fact.predicate_key == role_key or role_text in fold_text(fact.predicate))
                 # 儿子生日 is the son's birthday, said of a parent: no son
-                and not (fold_text(fact.predicate).startswith(role_text) and fold_text(fact.predicate) != role_text)
+                and not names_role_attribute(fold_text(fact.predicate), frozenset({role_text}))
             ]
             if named:
                 best = named[0]

@@ -210,11 +210,6 @@ def _same_value(replaced: str, stated: str) -> bool:
     return replaced in stated or (len(stated) > 1 and replaced.startswith(stated))
 
 
-def _reads_on(text: str) -> bool:
-    """Whether a turn is read with the one before it: a correction, an addition, a reference back."""
-    return find_correction(text) is not None or find_addition(text) is not None or opens_with_reference(text)
-
-
 CORRECTED_TURNS = 3
 """How many of the speaker's turns before a correction may be what it corrects."""
 
@@ -229,7 +224,9 @@ def correction_context(store: GraphStore, scope: str, episodes: Sequence[Episode
     """
     found: list[str | None] = []
     for position, episode in enumerate(episodes):
-        if not _reads_on(episode.text):
+        correction = find_correction(episode.text)
+        # Read with the turn before: a correction, an addition, a reference back.
+        if correction is None and find_addition(episode.text) is None and not opens_with_reference(episode.text):
             found.append(None)
             continue
         earlier = [
@@ -240,7 +237,6 @@ def correction_context(store: GraphStore, scope: str, episodes: Sequence[Episode
         if len(earlier) < CORRECTED_TURNS:
             stored = store.last_turns(scope, episode.session_id, episode.speaker, CORRECTED_TURNS + 1)
             earlier += [turn.text for turn in stored if turn.id != episode.id][: CORRECTED_TURNS - len(earlier)]
-        correction = find_correction(episode.text)
         placeable = [text for text in earlier if correction is not None and corrected_statement(text, correction)]
         found.append(placeable[0] if placeable else earlier[0] if earlier else None)
     return found
