@@ -35,6 +35,7 @@ from elephant_broker.language.answer_spans import (
     REASON,
     STATE,
     answer_spans,
+    asks_about_now,
     category_word,
     is_kind_noun,
     is_light_word,
@@ -504,6 +505,9 @@ def compose_answer(
         for candidate in rank_answers(facts, anchors, analysis.answer_type, asked, _topic_words(analysis))
         if is_of_kind(candidate, kind, analysis.answer_type, asked, analysis.answer_kind) and candidate.connected
     ]
+    if kind is None and category_word(question, analysis.language):
+        # "What hotel am I staying at?": a thing of a class is asked; "10 days" is only how long.
+        ranked = [candidate for candidate in ranked if not _QUANTITY.fullmatch(candidate.name.strip())]
     anchor_ids = {entity.id for entity in anchors}
     # 小周狗 叫 豆包: what bears the name the question gives is the thing asked about, no answer to it.
     ranked = [candidate for candidate in ranked if not _only_named_by(candidate, anchor_ids)]
@@ -566,10 +570,19 @@ def compose_answer(
         # A list asks for every one of a kind: Spanish (learns) and French (started) are both languages.
         return analysis.intent == "list" and best.kind not in (None, "Concept") and candidate.kind == best.kind
 
+    subject = best.support[0].subject_id if best.support else None
+
+    def same_relation(candidate: AnswerCandidate) -> bool:
+        first = candidate.support[:1]
+        return bool(first) and first[0].subject_id == subject and bool(relation & {first[0].predicate_key})
+
+    # Items one subject has by one relation (packs: tent, headlamp, stove) are one answer however
+    # near each is to the question; others only when about as near as the best.
     answers = [best] + [
         candidate
-        for candidate in ranked[1:limit]
-        if candidate.score >= best.score * 0.6
+        for position, candidate in enumerate(ranked[1:], start=1)
+        if position < (limit + 2 if same_relation(candidate) else limit)
+        and candidate.score >= best.score * (0.4 if same_relation(candidate) else 0.6)
         and parallel(candidate)
         and (not owners or bool(candidate.support and owners & _ends(candidate.support[0])))
     ]
@@ -620,6 +633,10 @@ def _names_asked_class(name: str, question: str, language: str) -> bool:
         return len(category) > 1 and category in name
     said = {english.singular(word.casefold()) for word in english.words(name)}
     return english.singular(category.casefold()) in said
+
+
+_QUANTITY = re.compile(r"[\d一二三四五六七八九十百两几]+(?:\.\d+)?\s*[^\W\d]{0,8}")
+"""A number and at most one unit: "10 days", 三个月, 5 km — an amount, no thing of a class."""
 
 
 def _relation_words(analysis: QuestionAnalysis) -> list[str]:
@@ -928,7 +945,17 @@ def read_from_episodes(
         and not is_kind_noun(word, analysis.language)
         and word.casefold() != category  # 什么乐器: the answer names the instrument, not "乐器"
     ]
-    for episode in episodes[:EXTRACT_FROM]:
+    beyond_relatives = [
+        word for word in keywords if not (word in relatives or word[:1] * 2 == word and word[:1] in relatives)
+    ]
+    if analysis.multi_hop and beyond_relatives:
+        # 我表姐的单位在哪个区: the cousin is the way to her employer; what says where it is need not name her.
+        keywords = beyond_relatives
+    candidates = list(episodes[:EXTRACT_FROM])
+    if asks_about_now(question, analysis.language):
+        # "Where do I live now?": of the sentences that answer, the one said last is how things are.
+        candidates.sort(key=lambda episode: said_at(episode.time, episode.created_at), reverse=True)
+    for episode in candidates:
         if not all(
             name == episode.speaker
             or any(is_mentioned(form, episode.text) for form in (name, *(called or {}).get(name, ())))
@@ -1075,11 +1102,20 @@ def _answer_yes_no(
         owner = fact.subject_id in linked_ids or is_mentioned(fact.subject, question)
         # An object only similar to the question's (加急件 ~ 签证) must be settled by the relation
         # itself, not by a question word found inside the predicate (签证办).
-        if named and owner and (relation_words is None or _settles(fact, relation_words, loose=written)):
+        # "Can I swim?": when the object is all the question says beyond its subject, the
+        # question asks about the fact itself (knows how to swim), whatever its relation.
+        beyond = [word for word in relation_words or () if not _within(word, fact.object)]
+        if named and owner and (not beyond or _settles(fact, beyond, loose=written)):
             if fact.negated:
                 return _with_reasons(_chinese_no(fact) if chinese else "No", [*(lead or []), fact], chinese)
             return _with_reasons("是的" if chinese else "Yes", [*(lead or []), fact], chinese)
     return abstain(chinese, "nothing_found")
+
+
+def _within(word: str, phrase: str) -> bool:
+    """Whether a question word (or, in English, its lemma: swam -> swim) is written in the phrase."""
+    folded = fold_text(phrase)
+    return fold_text(word) in folded or (word.isascii() and fold_text(english.lemma(word.casefold())) in folded)
 
 
 def _settles(fact: Fact, relation_words: Sequence[str], loose: bool = True) -> bool:

@@ -39,6 +39,7 @@ and both Readers' output is made to fit it.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -49,11 +50,12 @@ from elephant_broker.language.corrections import (
     corrected_statement,
     find_addition,
     find_correction,
+    same_shape,
     without_article,
 )
 from elephant_broker.language.extract import extract_quintuples, split_sentences
 from elephant_broker.language.names import bounded_names, is_mentioned
-from elephant_broker.language.pronouns import is_first_person, opens_with_reference
+from elephant_broker.language.pronouns import is_first_person, refers_back
 from elephant_broker.language.relations import started_employment
 from elephant_broker.language.segment import detect_language
 from elephant_broker.prompts.reader import READER_SYSTEM_EN, READER_SYSTEM_ZH, READER_USER, READER_USER_WITH_CONTEXT
@@ -175,6 +177,10 @@ def read_with_rules(text: str, speaker: str, preceding: str | None = None) -> li
     if item is not None and preceding:
         # "oh and kiwis too" after "I'm allergic to hazelnuts": allergic to kiwis as well.
         before = extract_with_rules(preceding, speaker)
+        # An item added to a list joins the list ("买点东西：排骨、青菜" / "还有酱油"), not the
+        # place the list was bought at: objects that share their relation with another come first.
+        relations = Counter((quintuple.subject, quintuple.predicate) for quintuple in before)
+        before.sort(key=lambda quintuple: relations[(quintuple.subject, quintuple.predicate)] < 2)
         statement = added_statement(preceding, item, [quintuple.object for quintuple in before])
         if statement is not None:
             core = without_article(item)
@@ -186,7 +192,7 @@ def read_with_rules(text: str, speaker: str, preceding: str | None = None) -> li
             if added:
                 return added
     if correction is None:
-        if preceding and opens_with_reference(text):
+        if preceding and refers_back(text):
             # "her name's Ines" after "my cousin lives in Porto": read on from the turn before, so
             # "her" is the cousin; only what this turn states is kept.
             read = extract_with_rules(f"{preceding_tail(preceding)}\n{text}", speaker)
@@ -226,7 +232,7 @@ def correction_context(store: GraphStore, scope: str, episodes: Sequence[Episode
     for position, episode in enumerate(episodes):
         correction = find_correction(episode.text)
         # Read with the turn before: a correction, an addition, a reference back.
-        if correction is None and find_addition(episode.text) is None and not opens_with_reference(episode.text):
+        if correction is None and find_addition(episode.text) is None and not refers_back(episode.text):
             found.append(None)
             continue
         earlier = [
@@ -237,7 +243,14 @@ def correction_context(store: GraphStore, scope: str, episodes: Sequence[Episode
         if len(earlier) < CORRECTED_TURNS:
             stored = store.last_turns(scope, episode.session_id, episode.speaker, CORRECTED_TURNS + 1)
             earlier += [turn.text for turn in stored if turn.id != episode.id][: CORRECTED_TURNS - len(earlier)]
-        placeable = [text for text in earlier if correction is not None and corrected_statement(text, correction)]
+        placed = {text: corrected_statement(text, correction) for text in earlier} if correction is not None else {}
+        placeable = [text for text, statement in placed.items() if statement is not None]
+        if correction is not None:
+            # "九月初九" corrects the turn that said 九月初八, not a later one that only said 今天.
+            placeable.sort(key=lambda text: not same_shape((placed[text] or ("", ""))[1], correction.new))
+        if correction is None and find_addition(episode.text) is not None:
+            # "oh and bug spray" / "and the stove too": each adds to the statement the additions follow.
+            placeable = [text for text in earlier if find_addition(text) is None]
         found.append(placeable[0] if placeable else earlier[0] if earlier else None)
     return found
 

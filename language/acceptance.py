@@ -323,6 +323,8 @@ def _trim_english_object(obj: str) -> str:
 def _zh_named(name: str, ctx: TextContext, sentence: str = "") -> bool:
     if name == ctx.me or f"《{name}》" in sentence or _types.gazetteer_type(name) or _zh_person_shape(name):
         return True  # a title in 《》 is a name whatever its words
+    if name in ctx.mentioned:
+        return True  # introduced as someone's relative or colleague in this text (我表弟陆振国)
     if not has_cjk(name):
         return _is_name(name)
     if _types.suffix_type(name) in (_types.ORGANIZATION, _types.PLACE):
@@ -437,11 +439,13 @@ def _ending_keys() -> frozenset[str]:
 
 
 def _zh_in_the_past(quintuple: Quintuple, sentence: str) -> bool:
-    """以前在招商银行当柜员 / 我曾经住在北京: where one worked or lived, said of the past.
+    """以前在招商银行当柜员 / 我曾经住在北京 / 我原来骑的是电驴: where one worked or lived, or what one had, before.
 
     Other relations said of the past stay (以前在杭州上学), and so does a 过 experience.
     """
-    if predicate_key(quintuple.predicate) not in _ending_keys():
+    verbs = words("zh", "past_state_verbs")
+    state = quintuple.predicate in verbs or quintuple.predicate[:2] in verbs  # 喜欢喝: 喜欢
+    if predicate_key(quintuple.predicate) not in _ending_keys() and not state:
         return False
     markers = words("zh", "past_markers")
     said = [word for word, _ in pos_tag(_zh_before_object(quintuple, sentence))]

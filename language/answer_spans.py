@@ -73,6 +73,15 @@ def is_light_word(word: str, language: str) -> bool:
     return word.casefold() in _word_set("light_words", language)
 
 
+def asks_about_now(question: str, language: str) -> bool:
+    """Whether a question asks how things are now (目前在哪上班, "which gym do I go to these days")."""
+    folded = question.casefold()
+    markers = _word_set("present_markers", language)
+    if language == "zh":
+        return any(marker in folded for marker in markers)
+    return any(re.search(rf"\b{re.escape(marker)}\b", folded) for marker in markers)
+
+
 _FUNCTION_TAGS = frozenset({"x", "u", "ul", "uj", "uz", "ug", "uv", "ud", "y", "p", "c", "r", "v", "m", "q"})
 
 

@@ -41,16 +41,64 @@ def _patterns(language: str) -> tuple[re.Pattern[str], ...]:
 
 
 def find_correction(text: str) -> Correction | None:
-    """Return the correction a turn makes, or None when it makes none."""
-    language = detect_language(text)
-    for pattern in _patterns("zh" if language == "zh" else "en"):
+    """Return the correction a turn makes, or None when it makes none.
+
+    A pattern of ``corrections.toml`` reads the construction; failing that, a turn that opens
+    with a correction signal ("sorry typo", "correction —", 打错了) and then gives a value (a
+    time, a number or code, a name) corrects to that value, and "not Y" / 不是Y names the old one.
+    """
+    language = "zh" if detect_language(text) == "zh" else "en"
+    for pattern in _patterns(language):
         match = pattern.search(text)
         if match:
             new = _clean(match.group("new"))
             old = _clean(match.groupdict().get("old") or "")
             if new and new != old:
                 return Correction(new, old or None)
-    return None
+    return _signalled_value(text, language)
+
+
+def _signalled_value(text: str, language: str) -> Correction | None:
+    """The value a turn opening with a correction signal gives, and the one it says it is not."""
+    signal = _signal(language).search(text)
+    if signal is None:
+        return None
+    rest = text[signal.end() :]
+    denied = _denial(language).search(rest)
+    said = rest[: denied.start()] if denied else rest
+    values = [
+        (said.find(span), span)
+        for kind in ("Time", NUMBER)
+        for span in answer_spans(said, kind, language)
+        if said.find(span) >= 0
+    ]
+    if not values:
+        return None
+    at, new = min(values, key=lambda found: (found[0], -len(found[1])))
+    if language == "zh" and len(said[:at].strip(" ，,：:是应该")) > 2:
+        return None  # 其实是这样的，他明天来: the value must follow the signal (其实是九月初九, 打错了，应该是C305)
+    old = None
+    if denied:
+        olds = [span for kind in ("Time", NUMBER) for span in answer_spans(denied.group("old"), kind, language)]
+        old = max(olds, key=len) if olds else None
+    return Correction(_clean(new), old if old != new else None)
+
+
+@functools.cache
+def _signal(language: str) -> re.Pattern[str]:
+    signals = "|".join(
+        sorted(map(re.escape, data_file("corrections.toml")[language]["signals"]), key=len, reverse=True)
+    )
+    if language == "zh":
+        return re.compile(rf"^\W{{0,3}}(?:[^，,。]{{0,4}}?)(?:{signals})")
+    return re.compile(rf"(?i)^\W{{0,3}}(?:\w+[,!.]?\s+){{0,2}}?(?:{signals})\b[,!.:;—–-]*")
+
+
+@functools.cache
+def _denial(language: str) -> re.Pattern[str]:
+    if language == "zh":
+        return re.compile(r"[，,]?\s*(?:而)?不是(?P<old>[^，。,；;！!？?]{1,20})")
+    return re.compile(r"(?i),?\s+not (?:the )?(?P<old>[^,;!?]{1,30}?)(?:[.,;!?](?:\s|$)|$)")
 
 
 def corrected_statement(previous: str, correction: Correction) -> tuple[str, str] | None:
@@ -70,7 +118,10 @@ def corrected_statement(previous: str, correction: Correction) -> tuple[str, str
         spans = [span for span in spans if not any(span != other and span in other for other in spans)]
         if not spans:
             return None
-        old = max(spans, key=previous.rfind)  # the last one said
+        # A value of the same shape as the new one (the 16th for the 14th, not 10am), else the last one said.
+        old = max(spans, key=lambda span: (same_shape(span, correction.new), previous.rfind(span)))
+        if old.casefold().startswith("the ") and not correction.new.casefold().startswith("the "):
+            old = old[4:]  # "the 14th" -> "the 16th": the article stays
     start = previous.rfind(old)
     return previous[:start] + correction.new + previous[start + len(old) :], old
 
@@ -136,5 +187,20 @@ def _kinds_of(value: str, language: str) -> list[str]:
     return kinds or [NAME]
 
 
+def same_shape(value: str, other: str) -> bool:
+    """Whether two values are written alike, numerals aside (12th ~ 15th, 九月初八 ~ 九月初九; not 今天)."""
+    return _shape(value) == _shape(other)
+
+
+def _shape(value: str) -> str:
+    """A value's shape: its numerals as 9 ("16th" and "14th" are alike, "10am" is not; 4417 and 4471 are)."""
+    return re.sub(r"[\d一二三四五六七八九十百千零两]+", "9", value.casefold().removeprefix("the "))
+
+
 def _clean(value: str) -> str:
+    # "lanlan2021 😂": an emoji or symbol after the value is no part of it.
+    value = _TRAILING_SYMBOLS.sub("", value.strip())
     return value.strip().strip("\"'“”‘’「」").strip()
+
+
+_TRAILING_SYMBOLS = re.compile(r"[\s\u2600-\u27bf\U0001f000-\U0001faff\ufe0f\u200d]+$")

@@ -87,7 +87,10 @@ def decompose(question: str) -> list[str]:
     question = question.strip()
     if not question:
         return []
-    split = _split_zh if detect_language(question) == "zh" else _split_en
+    chinese = detect_language(question) == "zh"
+    split = _split_zh if chinese else _split_en
+    if not chinese:
+        question = en.expand_contractions(question)  # "Who's my employer?" asks one thing, of no "Who"
     parts: list[str] = []
     remaining = question
     while len(parts) < MAX_PARTS - 1:

@@ -71,6 +71,13 @@ CONTRACTIONS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"|into|in|at|from|on|a|an|the|being|going|getting|doing)\b)",
             r"\1 is ",
         ),
+        # ... and before a verb in -ing that takes a number, a preposition or an object ("my grandma's
+        # turning 90", "Bo's moving to Oslo"); "Ada's wedding party" is still hers.
+        (
+            r"\b([a-z]+)[’']s (?=[a-z]+ing (?:\d|(?:to|for|in|at|on|from|with|back|up|out|over|away|a|an|the"
+            r"|my|his|her|our|their|me|him|us|them|this|next|tomorrow|tonight)\b))",
+            r"\1 is ",
+        ),
     )
 )
 

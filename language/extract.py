@@ -180,6 +180,8 @@ def split_sentences(text: str) -> list[str]:
     closing_dash = False
     for match in _SENTENCE_END.finditer(text):
         end = match.end()
+        if match.group().startswith(":") and extract_en.opens_a_list(text[start : match.start() + 1]):
+            continue  # "things to pack for camping: a tent, a stove": the list is what the lead-in stands for
         if _DASH_BREAK.fullmatch(match.group()):
             # "My neighbour Tom — we call him Tubs — lives in Leeds": a pair of dashes in one
             # sentence encloses an aside (read by ``_dash_asides``); a lone one ends a lead-in.
@@ -315,6 +317,16 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
             # A sentence a construction pattern reads is not read by the rules as well.
             delimited = read_patterns(part, language)
             drafts += delimited or reader.read_sentence(part, ctx)
+        if language == "zh":
+            # 我表弟陆振国: a name a role introduced is a person's, though jieba cuts it (陆 + 振国).
+            ctx.mentioned += [
+                draft.object
+                for draft in drafts
+                if draft.predicate in _types.PERSON_ROLES
+                and draft.object_type == _types.PERSON
+                and 2 <= len(draft.object) <= 4
+                and draft.object[0] in _types.SURNAMES_ZH
+            ]
         for draft in drafts:
             for read in finish(draft, sentence, ctx):
                 if reader is extract_en:

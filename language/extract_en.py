@@ -116,6 +116,8 @@ INTENSIFIERS = words("en", "manner_intensifiers")
 CESSATION_VERBS = words("en", "cessation_verbs")
 # Objects whose place is the employer: "quit my job at Deloitte" -> no longer works at Deloitte.
 JOB_NOUNS = words("en", "job_nouns")
+# Nouns that stand in for the list a colon gives ("things to pack: a tent, a headlamp").
+PLACEHOLDER_NOUNS = words("en", "placeholder_nouns")
 # Objects of "go to" whose place is a school: "went to college at Stanford" -> studied at Stanford.
 SCHOOL_NOUNS = words("en", "school_nouns")
 # Verbs of making whose "with <tool>" is an instrument: "build a plugin system with Wasmtime"
@@ -580,7 +582,15 @@ def _appositive(head: str) -> tuple[str, str] | None:
         return None
     if kind[-1].lower() in en.PREPOSITIONS:
         return None  # "my meeting with Tom" is a meeting, not a person called Tom
+    classes = en.word_classes(kind[-1].lower())
+    if ("NOUN" not in classes or "ADJ" in classes) and not _is_person_role(kind[-1].lower()):
+        return None  # "my old Jetta" is the Jetta itself, no kind "old" named Jetta
     return " ".join(kind).lower(), " ".join(parts[k:])
+
+
+def _is_person_role(kind: str) -> bool:
+    """Whether a kind names a person by relation: "friend", and "best friend", "older sister" as well."""
+    return kind in _types.PERSON_ROLES or kind.rsplit(" ", 1)[-1] in _types.PERSON_ROLES
 
 
 def _subjects(words: list[str], ctx: TextContext) -> list[Subject]:
@@ -612,7 +622,7 @@ def _subjects(words: list[str], ctx: TextContext) -> list[Subject]:
             # "My colleague Tom lives in Chicago": Tom is the subject, plus (me, colleague, Tom).
             kind, name = appositive
             ctx.named[(owner, kind)] = name
-            is_person = kind in _types.PERSON_ROLES
+            is_person = _is_person_role(kind)
             link = Draft(
                 owner,
                 kind,
@@ -625,7 +635,7 @@ def _subjects(words: list[str], ctx: TextContext) -> list[Subject]:
         if (owner, head.lower()) in ctx.named:
             return [Subject(ctx.named[(owner, head.lower())])]
         name = _possessed(owner, head)
-        role = head.lower() in _types.PERSON_ROLES
+        role = _is_person_role(head.lower())
         link = Draft(
             owner,
             head.lower() if role else "has",
@@ -977,6 +987,10 @@ def _tail_relations(
                 if base in CESSATION_VERBS | {"leave"} and head in JOB_NOUNS and lw in {"at", "with", "for"}:
                     wording = f"work {lw}" if not neg else f"works {lw}"
                     drafts += _emit(subjects, wording, objects, not neg, conf, valid_from, ctx, f"work {lw}")
+                elif base == "do" and head in JOB_NOUNS and lw in {"at", "for"}:
+                    # "doing freelance work for Quillon Press": the one the work is done for is the employer.
+                    wording = f"work {lw}" if neg else f"works {lw}"
+                    drafts += _emit(subjects, wording, objects, neg, conf, valid_from, ctx, f"work {lw}")
                 elif base == "go" and head in SCHOOL_NOUNS and lw in {"at", "to"}:
                     # "went to college at Stanford" -> studied at Stanford.
                     wording = "study at" if neg else ("studied at" if verb == "went" else "studies at")
@@ -1810,6 +1824,17 @@ def _read_clause(ws: list[str], state: State, ctx: TextContext) -> list[Draft]:
         elif _types.guess_type(subject.name) == _types.PERSON:
             ctx.last_person = subject.name
     drafts = _read_predicates(ws, end, subj_words, state, ctx)
+    if not drafts and subj_words and all(w == "," for w in ws[end:]):
+        # "my cousin Marguerite, everybody calls her Mags": a clause of only a named relative
+        # still says whose relative the name is.
+        drafts = [
+            link
+            for subject in state.subjects
+            for link in subject.extras
+            if link.object == subject.name and "'s " not in subject.name
+        ]
+        for subject in state.subjects:
+            subject.extras = []
     if any(subject.referred for subject in state.subjects):
         # "It has 500 employees" is said of Acme; "It is great", "it was fun" may be said of
         # anything (the day, the trip): only a named or counted object is kept.
@@ -1860,7 +1885,9 @@ def _starts_clause(ws: list[str], i: int) -> bool:
         i += 1
     while i < len(ws) and _lw(ws, i) in {"now", "then", "today", "nowadays", "currently", "later"}:
         i += 1
-    return _lw(ws, i) in {"i", "he", "she", "we", "they"} and i + 1 < len(ws)
+    if _lw(ws, i) in {"everyone", "everybody"}:
+        return i + 1 < len(ws) and _is_verbish(ws[i + 1])  # "my cousin Marguerite, everybody calls her Mags"
+    return _lw(ws, i) in _CLAUSE_SUBJECTS and i + 1 < len(ws)
 
 
 def _and_starts_clause(ws: list[str], i: int, current: list[str]) -> bool:
@@ -1877,10 +1904,16 @@ def _and_starts_clause(ws: list[str], i: int, current: list[str]) -> bool:
     if not _starts_clause(ws, i):
         return False
     j = i + 1
-    while _lw(ws, j) not in {"i", "he", "she", "we", "they"}:
+    while j < len(ws) - 1 and _lw(ws, j) not in _CLAUSE_SUBJECTS:
         j += 1
+    if j >= len(ws) - 1:
+        return False
     nxt = ws[j + 1]
     return _is_verbish(nxt) or _is_adverb(nxt) or nxt.lower() in en.HEDGES
+
+
+_CLAUSE_SUBJECTS = frozenset({"i", "he", "she", "we", "they", "everyone", "everybody"})
+"""Subjects that open a clause of their own after a comma or "and" ("…, everybody calls her Mags")."""
 
 
 def _names_a_subject(ws: list[str], i: int) -> bool:
@@ -1926,7 +1959,11 @@ def _clauses(ws: list[str]) -> list[list[str]]:
             out.append([])
             skipping = False
             continue
-        if w == ";" or (w == "," and _starts_clause(ws, i + 1)) or (lw == "and" and _and_starts_clause(ws, i, out[-1])):
+        if (
+            w == ";"
+            or (w == "," and (_starts_clause(ws, i + 1) or _says_without_subject(ws[i + 1 :])))
+            or (lw == "and" and _and_starts_clause(ws, i, out[-1]))
+        ):
             # "I don't use Python any more, I moved to Node.js": a comma splice.
             out.append([])
             skipping = False
@@ -2220,6 +2257,46 @@ def _leaving_for(drafts: list[Draft]) -> None:
                 new.predicate, new.object_type = "works at", _types.ORGANIZATION
 
 
+def _placeholder_lead() -> str:
+    nouns = "|".join(sorted(PLACEHOLDER_NOUNS, key=len, reverse=True))
+    return (
+        rf"^\s*(?:(?:my|our|the)\s+)?(?:(?:{nouns})\s+(?:(?:i|we)\s+(?:need|have|want)\s+)?to\s+(?P<verb>[a-z]+)"
+        r"|(?P<gerund>[a-z]+ing)\s+list)(?P<rest>[^:]*):"
+    )
+
+
+_PLACEHOLDER_LEAD = re.compile(_placeholder_lead(), re.IGNORECASE)
+_PLACEHOLDER_LIST = re.compile(_placeholder_lead() + r"\s*(?P<items>[^:]+)$", re.IGNORECASE)
+
+
+def opens_a_list(lead: str) -> bool:
+    """Whether a text up to a colon stands in for the list after it ("things to pack for camping:")."""
+    match = _PLACEHOLDER_LEAD.match(lead)
+    return match is not None and "VERB" in en.word_classes(_listing_verb(match))
+
+
+def _listing_verb(match: re.Match[str]) -> str:
+    """The verb a list's lead-in stands for: "things to pack" and "packing list" both pack."""
+    if match.group("verb"):
+        return match.group("verb").lower()
+    gerund = match.group("gerund").lower()
+    return next(iter(en.word_classes(gerund).get("VERB", ())), en.lemma(gerund))
+
+
+def _listed_in_place(text: str) -> str:
+    """Say a placeholder's list as the speaker's: "things to pack: tent, headlamp" -> "I pack tent, headlamp"."""
+    match = _PLACEHOLDER_LIST.match(text)
+    if match is None or not opens_a_list(text[: match.end("rest") + 1]):
+        return text
+    # What the list is for ("for camping") stays in the episode; the facts are the items.
+    return f"I {_listing_verb(match)} {match.group('items').strip()}"
+
+
+def _speaker_or_nobody(state: State, ctx: TextContext) -> bool:
+    """Whether the clauses so far had no subject or the speaker alone."""
+    return all(subject.name == ctx.me for subject in state.subjects)
+
+
 def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     """Read the triples of one English sentence.
 
@@ -2233,6 +2310,8 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     text = en.expand_contractions(sentence.strip()).strip(" .!?;:…\"'“”")
     if text.lower().startswith(REQUEST_STARTS):
         return []
+    if ctx.speaker_given:
+        text = _listed_in_place(text)
     words = en.words(text)
     if ctx.speaker_given and _says_without_subject(words):
         # A chat line that leaves out "I" ("just bought a second-hand Corolla", "Went to the gym
@@ -2245,15 +2324,25 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     ws, reduced = _reduced_relative_of_subject(ws)
     state = State(subjects=[])
     drafts: list[Draft] = []
-    for clause in [*_clauses(ws), *participial, *described, *reduced]:
+    for number, clause in enumerate([*_clauses(ws), *participial, *described, *reduced]):
+        if (
+            number
+            and ctx.speaker_given
+            and _says_without_subject(clause)
+            and (not drafts or _speaker_or_nobody(state, ctx))
+        ):
+            # "so that happened, moved to Fargo in May": the clause after the comma is the speaker's too.
+            clause = ["I", *clause]
         read = _read_clause(clause, state, ctx)
         state.objects = [draft.object for draft in read]
         drafts += read
+        # Named as soon as said: "my cousin Marguerite, everybody calls her Mags" (her is Marguerite).
+        for draft in (d for top in read for d in (top, *top.extras)):
+            for name in (draft.subject, draft.object):
+                if en.is_capitalised(name) and "'s " not in name and name not in ctx.mentioned:
+                    ctx.mentioned.append(name)
     _leaving_for(drafts)
     for draft in (d for top in drafts for d in (top, *top.extras)):
-        for name in (draft.subject, draft.object):
-            if en.is_capitalised(name) and "'s " not in name and name not in ctx.mentioned:
-                ctx.mentioned.append(name)
         _leaving_says_no_longer(draft)
         if draft.valid_from and _is_schedule(draft.valid_from):
             draft.schedule, draft.valid_from = draft.valid_from, None

@@ -62,6 +62,7 @@ from elephant_broker.language.segment import (
 # what its words are for, and its examples run as tests.
 FIRST_PERSON = words("zh", "first_person")
 THIRD_PERSON = words("zh", "third_person")
+THING_PRONOUNS = words("zh", "thing_pronouns")
 UNRESOLVABLE = words("zh", "unresolvable")
 DEMONSTRATIVES = words("zh", "demonstratives")
 NEGATIONS = words("zh", "negations")
@@ -85,6 +86,18 @@ VERB_WORDS = words("zh", "verb_words")
 CATENATIVES = words("zh", "catenatives")
 # Objectless verbs whose place/organisation comes in a 在-phrase (在X工作).
 LOCATIVE_VERBS = words("zh", "locative_verbs")
+# Verbs whose object comes in a 对-phrase (对尘螨过敏, 对摄影感兴趣).
+PREPOSITION_FRAMES = words("zh", "preposition_frames")
+# 把 (and its written form 将): the object put before the verb it is disposed of by.
+DISPOSAL_MARKERS = words("zh", "disposal_markers")
+# Result complements (卖掉, 修好, 弄丢): a thing-subject with one of them and no object is what was done to.
+RESULT_COMPLEMENTS = words("zh", "result_complements")
+# Nouns that stand in for a list the colon after them gives (买点东西：排骨、青菜).
+PLACEHOLDER_NOUNS = words("zh", "placeholder_nouns")
+# Reporting for duty (报到): at an employer, the start of work there.
+DUTY_VERBS = words("zh", "duty_verbs")
+# Motion verbs that, before a place and a verb of working or living there, say where (去华为上班).
+MOTION_COVERBS = words("zh", "motion_coverbs")
 PLACE_MODIFIERS = words("zh", "place_modifiers")
 # Relation verbs clear enough to earn full confidence.
 CLEAR_VERBS = words("zh", "clear_verbs")
@@ -198,6 +211,15 @@ def tag(clause: str) -> list[Tok]:
             toks.append(Tok(tok.w[:cut_at], "NEG"))  # 不太会 -> 不太 + 会
             if tok.w[cut_at:]:
                 toks.append(Tok(tok.w[cut_at:], "v" if tok.w[cut_at:] in VERB_WORDS | _MODALS else tok.f))
+        elif (
+            len(tok.w) >= 2
+            and tok.w[0] in LOCATIVE_PREPS
+            and tok.f.startswith("n")
+            and any(word in clause for word in sorted(PREPOSITION_FRAMES))
+            and tok.w[0] not in "".join(t.w for t in raw if t is not tok)
+        ):
+            # 我女儿对虾过敏: jieba's 对虾 (a prawn) is 对 + 虾 before a verb that takes 对.
+            toks += [Tok(tok.w[0], "p"), Tok(tok.w[1:], "n")]
         elif tok.w in {"每", "每个"}:
             toks.append(Tok(tok.w, "EVERY"))
         elif _EVERY_TIME.match(tok.w):
@@ -240,7 +262,20 @@ def tag(clause: str) -> list[Tok]:
     toks = _merge_dishes(toks)
     toks = _merge_every(toks)
     toks = _split_weekdays(toks)
+    # 我哥 as one word (jieba takes it for a name): 我 + 哥哥.
+    toks = [
+        part
+        for tok in toks
+        for part in (
+            [Tok(tok.w[0], "ME"), Tok(tok.w[1] * 2, "n")]
+            if len(tok.w) == 2 and tok.w[0] in FIRST_PERSON and tok.w[1] * 2 in _types.PERSON_ROLES
+            else [tok]
+        )
+    ]
     for k, tok in enumerate(toks):
+        if len(tok.w) == 1 and k and toks[k - 1].w in FIRST_PERSON and tok.w * 2 in _types.PERSON_ROLES:
+            tok.w, tok.f = tok.w * 2, "n"  # 我姐 is 我姐姐, 我哥 我哥哥: the kin word said once
+            continue
         if tok.w in _types.PERSON_ROLES and tok.f.startswith("v"):
             tok.f = "n"  # 邻居: jieba's verb is the neighbour
             continue
@@ -445,6 +480,17 @@ def _merge_names(toks: list[Tok]) -> list[Tok]:
             break
         if tok.f == "NAME" and out and _surname_alone(out[-1]) and len(tok.w) <= 2:
             out[-1] = Tok(out[-1].w + tok.w, "NAME")  # 唐 + 秀英: one name jieba tagged in two
+            i += 1
+            continue
+        if (
+            len(out) >= 2
+            and _surname_alone(out[-1])
+            and out[-2].w in _types.PERSON_ROLES
+            and tok.f in {"nz", "n", "ng", "j", "a", "nr", "ns"}
+            and len(tok.w) <= 2
+            and tok.w not in _types.PERSON_ROLES
+        ):
+            out[-1] = Tok(out[-1].w + tok.w, "NAME")  # 我表哥 + 李 + 振华: a role names the person after it
             i += 1
             continue
         out.append(tok)
@@ -1188,6 +1234,7 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: TextContext, 
         prefix: list[str] = []
         loc: list[Tok] = []
         loc_prep = ""
+        disposed: list[Tok] = []
         valid_from = state.valid_from
         progressive = False
         # Pre-verbal material: adverbs, negation, times, hedges, 在-progressive, PP.
@@ -1237,6 +1284,18 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: TextContext, 
                 and not (tok.w in {"去", "来"} and nxt.w in ACTIVITY_VERBS)  # 去爬山: goes hiking
             ):
                 pass
+            elif tok.w in DISPOSAL_MARKERS and tok.f == "p" and nxt is not None and _is_nominal(nxt) and not disposed:
+                # 小狗把我的耳机咬坏了: the object comes before the verb.
+                end = _take_object(toks, pos + 1)
+                if end > pos + 1 and end < n and _is_verb_like(toks[end]):
+                    disposed, pos = toks[pos + 1 : end], end
+                    continue
+                break
+            elif tok.w in MOTION_COVERBS and nxt is not None and _is_nominal(nxt) and _goes_to_work_at(toks, pos):
+                # 下周去华为上班: going somewhere to work (study, live) there says where.
+                end = _take_object(toks, pos + 1)
+                loc, loc_prep, pos = toks[pos + 1 : end], "在", end
+                continue
             elif (
                 tok.w in LOCATIVE_PREPS
                 and tok.f in {"p", "VERB", "c", "v"}
@@ -1331,7 +1390,10 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: TextContext, 
             if new and state.nameable is new[-1]:
                 drafts += _rename(state, _surface(name_toks, ctx), ctx)
             break
-        end = _take_object(toks, pos)
+        # 把我的耳机咬坏了 心疼: the object came before the verb; what follows it is no second one.
+        if disposed and (verbs[-1] in COMPLEMENTS or verbs[-1][-1:] in COMPLEMENTS):
+            break  # 把年号改为开元: what it became is said of the thing disposed of, not of the subject
+        end = pos if disposed else _take_object(toks, pos)
         obj = toks[pos:end]
         if verbs == ["在"] and any(_is_verb(tok) for tok in toks[end:]):
             # 在《雨后》等电影中饰演…, 在娱乐圈真是左右逢源: a 在-phrase before the clause's verb
@@ -1341,12 +1403,16 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: TextContext, 
             # 我和老公2010年在杭州认识: the event links the two; 在杭州 only says where.
             drafts += _read_event(verbs[-1], neg, valid_from, state, ctx) or []
             break
-        if not obj and loc:
+        if not obj and disposed:
+            obj = disposed
+        elif not obj and loc:
             obj = loc
             if verbs[-1] in STUDY_VERBS and _is_school(loc):
                 predicate = STUDIES_AT  # 在复旦大学读书: studies at the school
             elif verbs[-1] in TEACH_VERBS and _is_school(loc):
                 predicate = TEACHES_AT  # 在复旦大学教书: teaches at the school
+            elif verbs[-1] in DUTY_VERBS and not _types.is_school(_surface(loc, ctx)):
+                predicate = WORKS_AT  # 去中信银行报到: reporting for duty at an employer (at a school, to study)
         elif (
             loc
             and loc_prep == "在"
@@ -1480,6 +1546,24 @@ def _emit_attribute(
     return drafts
 
 
+def _goes_to_work_at(toks: list[Tok], pos: int) -> bool:
+    """Whether a motion verb at ``pos`` goes to a place to work, study or live there, and nothing more.
+
+    去华为上班 / 到北京定居 say where one works or lives; 去菜市场买排骨 says only what is done there
+    (the verb after the place takes an object of its own), and is read as before.
+    """
+    end = _take_object(toks, pos + 1)
+    after = end
+    while after < len(toks) and toks[after].f in {"d", "MOST"}:
+        after += 1
+    if end == pos + 1 or after >= len(toks) or toks[after].w not in LOCATIVE_VERBS:
+        return False
+    rest = after + 1
+    while rest < len(toks) and (toks[rest].f in {"ASP", "y", "ul"} or toks[rest].w in PARTICLES):
+        rest += 1
+    return rest == len(toks) or not _is_nominal(toks[rest])
+
+
 def _is_verb_like(tok: Tok) -> bool:
     return _is_verb(tok) or tok.f == "vn"
 
@@ -1590,15 +1674,22 @@ def _read_calling(toks: list[Tok], k: int, state: State, ctx: TextContext) -> li
     who calls it (我们、大家、全家) is no party to the fact. Nothing when no one was named before.
     """
     left, after = toks[:k], toks[k + 1 :]
-    if len(after) > 1 and after[0].w in THIRD_PERSON:
-        callers, name_toks = left, after[1:]
-    elif len(left) >= 2 and left[-1].w in THIRD_PERSON and left[-2].w in CALLING_MARKERS:
-        callers, name_toks = left[:-2], after
+    pronouns = THIRD_PERSON | THING_PRONOUNS
+    if len(after) > 1 and after[0].w in pronouns:
+        callers, name_toks, pronoun = left, after[1:], after[0].w
+    elif len(left) >= 2 and left[-1].w in pronouns and left[-2].w in CALLING_MARKERS:
+        callers, name_toks, pronoun = left[:-2], after, left[-1].w
     else:
         return None
     if any(_is_verb(tok) or tok.f in {"NEG", "COP"} for tok in callers):
         return None
     found = _name_after(name_toks, ctx)
+    if pronoun in THING_PRONOUNS:
+        # 我家猫叫奶油泡芙，平时叫它泡芙: 它 is the pet (or thing) the clauses are about.
+        thing = next((s.name for s in state.subjects if s.type != _types.PERSON and s.name != ctx.me), None)
+        if thing is None or found is None:
+            return []
+        return [Draft(thing, toks[k].w, found[0], confidence=_confidence([toks[k].w], state, clear=True))]
     if ctx.last_person is None or found is None:
         return []
     name, pos = found
@@ -1789,6 +1880,10 @@ def _read_clause_words(toks: list[Tok], state: State, ctx: TextContext) -> list[
         elif subject.pos in {"NAME", "nr", "nrfg"}:
             ctx.last_person = subject.name
     drafts = _read_predicates(toks, end, state, ctx)
+    if not drafts and subj_toks and ctx.speaker_given and _done_to_thing(toks, end, state):
+        # 旧电脑卖掉了，现在用MacBook: the computer is what was sold, no agent; what follows is the speaker's.
+        state.subjects = []
+        return []
     if not drafts and not state.implied:
         # 我同事孟凡宇人特别靠谱: nothing read of him, but who he is to the speaker was said.
         for subject in state.subjects:
@@ -1801,6 +1896,14 @@ def _read_clause_words(toks: list[Tok], state: State, ctx: TextContext) -> list[
             drafts += said
             subject.extras = [extra for extra in subject.extras if extra not in said]
     return drafts
+
+
+def _done_to_thing(toks: list[Tok], end: int, state: State) -> bool:
+    """Whether a clause says what was done to its subject, a thing: a result verb and no object (卖掉了, 修好了)."""
+    if not state.subjects or any(s.type == _types.PERSON or s.pos in _PERSON_NAME_FLAGS for s in state.subjects):
+        return False
+    rest = [tok for tok in toks[end:] if tok.f not in {"ASP", "ul", "y", "d"}]
+    return len(rest) == 1 and _is_verb_like(rest[0]) and rest[0].w.endswith(tuple(RESULT_COMPLEMENTS))
 
 
 def _describes_topic(phrase: list[Tok], whole_clause: bool, state: State) -> bool:
@@ -1872,6 +1975,41 @@ def _change_as_copula(toks: list[Tok]) -> list[Tok]:
     return [*toks[:k], Tok("是", "COP"), *rest]
 
 
+def _placeholder_list() -> re.Pattern[str]:
+    nouns = "|".join(sorted(PLACEHOLDER_NOUNS, key=len, reverse=True))
+    return re.compile(rf"(?:点|些|一些|几样|几件)?(?:{nouns})[：:]\s*(?=[^，,。；;：:]+$)")
+
+
+_PLACEHOLDER_LIST = _placeholder_list()
+
+
+def _listed_in_place(text: str) -> str:
+    """买点东西：排骨、青菜 -> 买排骨、青菜: the list after the colon is what the verb takes.
+
+    So too when the colon follows the verb itself (要买：鸡蛋、牛奶), or the verb and the class
+    of what it took (报了兴趣班：围棋、书法 -> 报了围棋、书法).
+    """
+    replaced = _PLACEHOLDER_LIST.sub("", text, count=1)
+    if replaced != text:
+        return replaced
+    colon = next((at for at, char in enumerate(text) if char in "：:"), -1)
+    if colon <= 0 or colon == len(text) - 1:
+        return text
+    items = re.split(r"[，,。；;]", text[colon + 1 :])[0]
+    if not items or any(tag.startswith(("v", "r")) or word in '“”"「' for word, tag in pos_tag(items)):
+        return text  # 他曾说："…": what was said is no list of things
+    tagged = pos_tag(text[:colon])
+    last = tagged[-1] if tagged else ("", "")
+    before = [tag for _, tag in tagged[:-1] if tag not in {"ul", "uz"}]
+    took = bool(before) and before[-1].startswith("v")
+    after_le = len(tagged) >= 3 and tagged[-2][1] == "ul" and tagged[-3][1].startswith("v")
+    if len(last[0]) <= 3 and (last[1].startswith("n") and took or last[1].startswith("v") and after_le):
+        return text[: colon - len(last[0])] + text[colon + 1 :]  # 报了兴趣班：…, the class said before the list
+    if last[1].startswith("v"):
+        return text[:colon] + text[colon + 1 :]
+    return text
+
+
 def _is_time_clause(clause: str) -> bool:
     """当我还是学生的时候 / 毕业以后: a time qualifier, not a statement."""
     return clause.startswith("当") or clause.endswith(("的时候", "时候", "以后", "之后", "以前", "之前", "期间"))
@@ -1887,7 +2025,7 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     Returns:
         Draft triples, link facts attached as extras.
     """
-    text = sentence.strip().rstrip("。！？!?；;.~～…")
+    text = _listed_in_place(sentence.strip().rstrip("。！？!?；;.~～…"))
     if text.startswith(REQUEST_STARTS):
         return []
     state = State(subjects=[], valid_from=None, hedged=False)

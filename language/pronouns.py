@@ -11,6 +11,7 @@ import re
 
 from elephant_broker.language.lexicon import words
 from elephant_broker.language.segment import has_cjk, pos_tag
+from elephant_broker.language.types import PERSON, guess_type
 
 FIRST_PERSON_WORDS: frozenset[str] = frozenset({"我", "我自己", "本人", "俺", "i", "me", "myself"})
 """Whole names that mean the speaker (compared case-folded)."""
@@ -100,4 +101,37 @@ def opens_with_reference(text: str) -> bool:
         if lowered in words("en", "lead_ins") or lowered in words("en", "chat_fillers"):
             continue
         return lowered in words("en", "third_person_pronouns") | {"his", "her", "hers"}
+    return False
+
+
+def refers_back(text: str) -> bool:
+    """Whether a text refers to someone it does not name: it opens so, or says he/she before naming anyone.
+
+    "I'm a nurse in the ER, he bartends at a pub" / 我在医院上班，她是小学老师: "he" is whom the turn
+    before named (my roommate Omar, 我老婆). A name or a relative ("my brother", 我哥) said
+    before the pronoun is its referent, and the turn stands alone.
+    """
+    if opens_with_reference(text):
+        return True
+    stripped = text.strip()
+    if has_cjk(stripped[:12]):
+        roles = words("zh", "person_roles")
+        said: list[tuple[str, str]] = []
+        for word, tag in pos_tag(stripped):
+            if word in words("zh", "third_person"):
+                # 我哥 as 我哥哥: a kin word said once is the relative too.
+                return not any(tag in _PERSON_NAME_TAGS or word in roles or word * 2 in roles for word, tag in said)
+            said.append((word, tag))
+        return False
+    found = _EN_OPENING_WORD.findall(stripped)
+    pronouns = words("en", "third_person_pronouns") | {"his", "her", "hers"}
+    for position, word in enumerate(found):
+        if word.casefold() in pronouns:
+            earlier = found[:position]
+            # A name: capitalised where a sentence does not need it (or a known given name), no acronym (ER).
+            named = any(
+                other[:1].isupper() and other != "I" and not other.isupper() and (at or guess_type(other) == PERSON)
+                for at, other in enumerate(earlier)
+            )
+            return not named and not any(other.casefold() in words("en", "person_roles") for other in earlier)
     return False

@@ -283,12 +283,15 @@ _TIME_RE = re.compile(
     r"(?:\d{2,4}年(?:\d{1,2}月)?(?:\d{1,2}[日号])?|\d{1,2}月(?:\d{1,2}[日号])?|\d{4}"
     r"|\d{4}-\d{1,2}(?:-\d{1,2})?|\d{1,2}/\d{1,2}/\d{2,4}"
     r"|[一二三四五六七八九十]{1,3}月(?:[一二三四五六七八九十]{1,3}[日号])?"
-    r"|去年|今年|前年|明年|后年|上周|下周|本周|上个月|下个月|这个月|本月|上个星期|上星期|下个星期"
+    r"|去年|今年|前年|明年|后年|(?:上|下|这|本)个?(?:月|学期|季度)"
+    # 上周, 下个星期, 这周末, 下周一, 上礼拜: a week (or its weekend, or one of its days), this one or another
+    r"|(?:上|下|这|本)个?(?:周|星期|礼拜)[一二三四五六日天末]?|(?:周|星期|礼拜)[一二三四五六日天末]"
     r"|昨天|前天|今天|明天|后天|上半年|下半年"
-    r"|年初|年底|小时候|[\d一二三四五六七八九十两几]+(?:年|个月|周|天)(?:前|以前)"
+    # 年后, 春节前, 过完年, 暑假以后: before or after the holidays
+    r"|(?:过完)?(?:年|春节|节|国庆|寒假|暑假|假期)(?:后|以后|之后|前|以前|之前)|过完年|过完节"
+    r"|年初|年底|小时候|[\d一二三四五六七八九十两几]+(?:年|个月|周|天)(?:前|以前|后|以后|之后)"
     r"|yesterday|today|last (?:year|month|week)|this (?:year|month|week)"
     r"|(?:next |last |this )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-    r"|(?:周|星期|礼拜)[一二三四五六日天]"
     r"|(?:\d+|a|one|two|three|four|five|six|seven|eight|nine|ten) (?:years?|months?|weeks?|days?) ago"
     r"|(?:january|february|march|april|may|june|july|august|september|october|november"
     r"|december)(?: \d{1,2}(?:st|nd|rd|th)?)?(?:,? \d{4})?"

@@ -145,3 +145,41 @@ def test_a_correction_a_turn_later_retires_the_fact_it_corrects(broker: Broker) 
     active = {(fact.predicate, fact.object) for fact in broker.facts() if fact.status == "active" and not fact.negated}
     assert any(obj == "21楼" for _, obj in active), active
     assert not any(obj == "12楼" for _, obj in active), active
+
+
+def test_items_added_over_turns_are_one_list(broker: Broker) -> None:
+    """A list said with a placeholder noun, then "oh and …" twice: every item is asked back, none a place."""
+    for turn in ["stuff to pack for the beach: towel, sunscreen", "oh and a frisbee", "and the cooler too, it's hot"]:
+        broker.remember(turn, speaker="Nadia")
+    answer = broker.ask("What do I need to pack for the beach?", speaker="Nadia").value or ""
+    assert all(item in answer for item in ("towel", "sunscreen", "frisbee", "cooler")), answer
+    for turn in ["明天去菜场买点东西：排骨、青菜", "哦还有酱油", "对了，再加个鸡蛋"]:
+        broker.remember(turn, speaker="林悦")
+    answer = broker.ask("我明天去菜场买什么？", speaker="林悦").value or ""
+    assert all(item in answer for item in ("排骨", "青菜", "酱油", "鸡蛋")) and "菜场" not in answer, answer
+
+
+def test_a_yes_no_question_about_an_ability_is_settled_by_its_fact(broker: Broker) -> None:
+    """ "Can I ski?" names nothing beyond the activity: "I can't ski" settles it, whatever its relation word."""
+    broker.remember("I can't ski, never tried", speaker="Nadia")
+    reply = broker.ask("Can I ski?", speaker="Nadia")
+    assert reply.answered and reply.answer.startswith("No"), reply.answer
+
+
+def test_a_correction_goes_to_the_turn_that_said_a_value_of_its_shape(broker: Broker) -> None:
+    """ "其实是九月初九" corrects the birthday two turns back, not "今天" in the turn between."""
+    for turn in ["我爸生日是农历九月初八，记得买礼物", "今天又堵车了", "哦其实是九月初九，我记岔了"]:
+        broker.remember(turn, speaker="林悦")
+    reply = broker.ask("我爸生日是哪天？", speaker="林悦")
+    assert reply.answered and "九月初九" in (reply.value or ""), reply.answer
+    for turn in ["my locker code at the pool is 5823", "sorry typo, 5283"]:
+        broker.remember(turn, speaker="Nadia")
+    reply = broker.ask("what's my locker code at the pool?", speaker="Nadia")
+    assert "5823" not in reply.answer.split("Based on")[0], reply.answer
+
+
+def test_asked_how_things_are_now_the_latest_saying_answers(broker: Broker) -> None:
+    for turn in ["I've lived in Tulsa since college", "my cat hates the vacuum", "finally did it, moved to Spokane!"]:
+        broker.remember(turn, speaker="Nadia")
+    reply = broker.ask("which city do I live in now?", speaker="Nadia")
+    assert reply.answered and (reply.value or "").startswith("Spokane"), reply.answer

@@ -5,7 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from elephant_broker.language.answer_spans import answer_spans, category_word, is_light_word, question_kind
+from elephant_broker.language.answer_spans import (
+    answer_spans,
+    asks_about_now,
+    category_word,
+    is_light_word,
+    question_kind,
+)
 from elephant_broker.language.corrections import (
     Correction,
     added_statement,
@@ -42,7 +48,7 @@ def test_every_data_table_says_what_it_is_for() -> None:
     tables = (
         *ANSWERS["kinds"].values(),
         *ANSWERS["spans"].values(),
-        *(ANSWERS[name] for name in ("kind_nouns", "light_words", "category_words")),
+        *(ANSWERS[name] for name in ("kind_nouns", "light_words", "category_words", "present_markers")),
     )
     for table in (*tables, *RELATIONS.values()):
         assert table["doc"].strip()
@@ -56,6 +62,14 @@ def test_every_data_table_says_what_it_is_for() -> None:
 )
 def test_category_word_examples(language: str, example: dict[str, str]) -> None:
     assert category_word(example["question"], language) == example["noun"]
+
+
+@pytest.mark.parametrize(
+    ("language", "example"),
+    [("en" if example["question"].isascii() else "zh", example) for example in ANSWERS["present_markers"]["examples"]],
+)
+def test_present_marker_examples(language: str, example: dict[str, Any]) -> None:
+    assert asks_about_now(example["question"], language) == example["present"]
 
 
 def test_light_words_tie_no_fact_to_a_question() -> None:
@@ -160,3 +174,14 @@ def test_a_corrected_code_replaces_the_whole_code() -> None:
         "617-555-0199",
     )
     assert corrected_statement("下周回成都，车次是K1132", Correction("K1123")) == ("下周回成都，车次是K1123", "K1132")
+
+
+def test_a_correction_replaces_the_value_of_its_own_shape() -> None:
+    """ "it's the 16th" after "on the 14th at 10am" replaces the day, not the hour said last."""
+    placed = corrected_statement("the vet visit is on the 12th at 9am", Correction("15th"))
+    assert placed == ("the vet visit is on the 15th at 9am", "12th")
+    # A code with letters is one value, corrected whole.
+    assert corrected_statement("router password is maple1987 btw", Correction("maple1978")) == (
+        "router password is maple1978 btw",
+        "maple1987",
+    )

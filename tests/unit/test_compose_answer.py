@@ -311,3 +311,12 @@ def test_a_list_gathers_every_one_of_the_kind_whatever_the_verb() -> None:
     # One thing asked: only what the best answer's relation reaches.
     one = analysis(language="en", answer_type="Language", keywords=["language", "studying"])
     assert compose_answer(one, [oskar], facts, [], "Which language is Oskar studying?").value == "Italian"
+
+
+def test_a_class_asked_is_not_answered_by_an_amount() -> None:
+    """ "What hotel am I staying at?": a stay of 6 days is how long, no hotel."""
+    eve = Entity(id="eve", name="Eve", type="Person")
+    stays = fact("f1", "Eve", "stays", "6 days", object_type="Concept")
+    asked = QuestionAnalysis(language="en", entities=["Eve"], keywords=["hotel", "stay"], intent="lookup")
+    composed = compose_answer(asked, [eve], [stays], [], "What hotel is Eve staying at?", asker="Eve")
+    assert composed.value is None or "6 days" not in composed.value, composed.text

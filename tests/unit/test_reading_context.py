@@ -78,3 +78,15 @@ def test_a_turn_that_adds_an_item_says_the_turn_before_of_it() -> None:
     assert all(
         q.object != "蟹" or q.predicate != "过敏" for q in read_with_rules("蟹也一样", "林悦", preceding="还有虾")
     )
+
+
+def test_a_turn_that_says_he_before_naming_anyone_is_read_after_the_turn_before() -> None:
+    """ "I'm a nurse, he bartends at a pub": he is the roommate the turn before named."""
+    read = read_with_rules(
+        "I'm a nurse in the ER, he bartends at The Rusty Anchor",
+        "Nadia",
+        preceding="me and my roommate Omar work nights",
+    )
+    assert ("Omar", "Rusty Anchor") in {(q.subject, q.object) for q in read}
+    chinese = read_with_rules("我在医院上班，她是小学老师", "林悦", preceding="我和我老婆是大学同学")
+    assert ("林悦老婆", "小学老师") in {(q.subject, q.object) for q in chinese}
