@@ -18,6 +18,7 @@ from elephant_broker.language import english as en
 from elephant_broker.language.lexicon import data_file
 from elephant_broker.language.relations import relation_words
 from elephant_broker.language.segment import pos_tag
+from elephant_broker.language.types import gazetteer_type
 
 NUMBER = "Number"
 NAME = "Name"
@@ -126,11 +127,15 @@ def answer_spans(sentence: str, kind: str, language: str) -> list[str]:
     named: list[str] = []
     if kind in NAMED_KINDS:
         found = _zh_names(sentence, kind) if language == "zh" else _en_names(sentence)
+        # What a naming word introduces is a name for certain (叫邵欣怡); a tagger's guess
+        # (萨克斯 tagged as a's name) comes after it. For a person, place or organisation it is
+        # the name of the thing before the naming word (新公司叫蓝帆科技), which is no name itself.
+        named = named_after_naming_word(sentence, language)
         if kind == NAME:
-            # What a naming word introduces is a name for certain (叫邵欣怡); a tagger's guess
-            # (萨克斯 tagged as a's name) comes after it.
-            named = named_after_naming_word(sentence, language)
             found.extend(named)
+        elif named:
+            named = [name for name in named if _is_proper(name, language)]
+            found = [span for span in found if not _before_naming_word(span, sentence, language)] + named
     else:
         # A pattern's group "span" is the answer when it has one (一台 | 电钢琴).
         found = [
@@ -141,7 +146,8 @@ def answer_spans(sentence: str, kind: str, language: str) -> list[str]:
     spans = [span for span in dict.fromkeys(found) if span]
     # A span inside a longer one is the same answer cut short.
     kept = [span for span in spans if not any(span != other and span in other for other in spans)]
-    return sorted(kept, key=lambda span: (span in named, len(span)), reverse=True)
+    # Named spans first, then names a gazetteer knows to be of the kind (大连, not the tagger's 离海).
+    return sorted(kept, key=lambda span: (span in named, gazetteer_type(span) == kind, len(span)), reverse=True)
 
 
 def _en_names(sentence: str) -> list[str]:
@@ -154,6 +160,22 @@ def _en_names(sentence: str) -> list[str]:
         if words:
             names.append(" ".join(words).rstrip(".'’"))
     return names
+
+
+def _is_proper(name: str, language: str) -> bool:
+    """Whether a name a naming word introduced is a proper name (蓝帆科技, Orbis), not a common word (猫)."""
+    if language != "zh":
+        return name[:1].isupper()
+    return len(name) >= 2 and not any(tag.startswith(("v", "r", "a", "d")) for _, tag in pos_tag(name)[:1])
+
+
+def _before_naming_word(span: str, sentence: str, language: str) -> bool:
+    """Whether a span is what a naming word right after it names (新东家 in 新东家叫…)."""
+    at = sentence.find(span)
+    if at == -1:
+        return False
+    after = sentence[at + len(span) :].lstrip()
+    return any(after.casefold().startswith(word.casefold()) for word in relation_words("naming", language))
 
 
 def named_after_naming_word(sentence: str, language: str) -> list[str]:

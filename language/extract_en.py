@@ -58,6 +58,7 @@ Capitalised words joined by "&" are one name ("Tiffany & Co", "AT&T").
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -2292,6 +2293,21 @@ def _listed_in_place(text: str) -> str:
     return f"I {_listing_verb(match)} {match.group('items').strip()}"
 
 
+@functools.cache
+def _fragments() -> tuple[tuple[re.Pattern[str], str], ...]:
+    table = mapping("en", "fragment_statements")
+    return tuple((re.compile(pattern), statement) for pattern, statement in table.items())
+
+
+def _said_in_full(text: str) -> str:
+    """A verbless fragment as the statement it stands for: "first day at Acme tomorrow" -> "I start at Acme"."""
+    for pattern, statement in _fragments():
+        match = pattern.search(text)
+        if match is not None:
+            return statement.replace("{x}", match.group("x"))
+    return text
+
+
 def _speaker_or_nobody(state: State, ctx: TextContext) -> bool:
     """Whether the clauses so far had no subject or the speaker alone."""
     return all(subject.name == ctx.me for subject in state.subjects)
@@ -2311,7 +2327,7 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     if text.lower().startswith(REQUEST_STARTS):
         return []
     if ctx.speaker_given:
-        text = _listed_in_place(text)
+        text = _said_in_full(_listed_in_place(text))
     words = en.words(text)
     if ctx.speaker_given and _says_without_subject(words):
         # A chat line that leaves out "I" ("just bought a second-hand Corolla", "Went to the gym

@@ -262,6 +262,10 @@ def tag(clause: str) -> list[Tok]:
     toks = _merge_dishes(toks)
     toks = _merge_every(toks)
     toks = _split_weekdays(toks)
+    # 科技报 + 到: jieba's word ends where 报到 starts (去星澜科技报到).
+    for k in range(len(toks) - 1):
+        if toks[k].w.endswith("报") and len(toks[k].w) > 1 and toks[k + 1].w == "到":
+            toks[k : k + 2] = [Tok(toks[k].w[:-1], "n"), Tok("报到", "v")]
     # 我哥 as one word (jieba takes it for a name): 我 + 哥哥.
     toks = [
         part

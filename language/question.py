@@ -157,11 +157,17 @@ _ZH_SCHOOL = re.compile(
 _EN_SCHOOL = re.compile(
     r"\b(?:go|went) to (?:college|university|school|grad school)\b|\b(?:alma mater|graduate from)\b", re.IGNORECASE
 )
+# "Where's home for me?", 我家现在在哪: where one lives, said by its home.
+_ZH_HOME = re.compile(r"(?:我|他|她|\w{1,4})家(?:现在|目前|如今)?(?:住)?在哪")
+_EN_HOME = re.compile(
+    r"\bwhere(?:'s| is) home\b|\bwhat do I call home\b|\bwhere(?:'s| is) (?:my|his|her|their) home\b", re.IGNORECASE
+)
 # (zh, en) question patterns, and the wording of the relation they ask for.
 _ASKED_RELATIONS: tuple[tuple[dict[bool, re.Pattern[str]], str], ...] = (
     ({True: _ZH_OCCUPATION, False: _EN_OCCUPATION}, "works as"),  # language.occupations.OCCUPATION_KEY
     ({True: _ZH_HOBBY, False: _EN_HOBBY}, "like"),
     ({True: _ZH_SCHOOL, False: _EN_SCHOOL}, "studied at"),
+    ({True: _ZH_HOME, False: _EN_HOME}, "lives in"),
 )
 _ZH_AGGREGATE = re.compile(
     r"多少|几(?:个|位|家|种|次|本|门|年)|哪些|所有|全部|列出|列举|统计|总共|一共|最多|最少|之前|之后|以来"

@@ -185,3 +185,16 @@ def test_a_correction_replaces_the_value_of_its_own_shape() -> None:
         "router password is maple1978 btw",
         "maple1987",
     )
+
+
+def test_what_a_naming_word_introduces_is_the_name_of_the_kind_asked() -> None:
+    """新单位叫蓝帆科技: the organisation is 蓝帆科技, not 新单位; a known city before a tagger's guess."""
+    assert answer_spans("新单位叫蓝帆科技，离家近", "Organization", "zh")[0] == "蓝帆科技"
+    assert answer_spans("现在住香洲区这边，离海超近 珠海真不错", "Place", "zh")[0] == "珠海"
+
+
+def test_where_home_is_asks_where_one_lives() -> None:
+    from elephant_broker.language.question import analyse_question
+
+    assert "lives in" in analyse_question("where's home for you these days?", "Nadia").keywords
+    assert "lives in" in analyse_question("我家现在在哪儿？", "林悦").keywords

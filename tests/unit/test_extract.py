@@ -1041,3 +1041,12 @@ def test_an_adjective_before_a_name_is_no_kind_of_it() -> None:
 
 def test_what_one_had_before_is_not_had_now() -> None:
     assert ("林悦", "骑", "电驴", True) in _read("我原来骑的是一辆电驴。")
+
+
+def test_a_word_jieba_glues_to_bao_is_split_before_baodao() -> None:
+    """去星澜科技报到: jieba's 科技报 (a newspaper) ends where 报到 starts."""
+    assert ("林悦", "工作", "星澜科技", False) in _read("下周一去星澜科技报到，做运营")
+
+
+def test_the_whole_family_is_the_speaker() -> None:
+    assert ("林悦", "搬去", "兰州", False) in _read("去年秋天我们全家搬去了兰州")
