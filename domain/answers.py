@@ -50,7 +50,7 @@ from elephant_broker.language.pronouns import resolve_first_person
 from elephant_broker.language.relations import is_relation
 from elephant_broker.language.sentences import sentence_of
 from elephant_broker.language.times import resolve_relative_time, said_at
-from elephant_broker.language.types import PERSON_ROLES, guess_type
+from elephant_broker.language.types import PERSON_ROLES, guess_type, is_time
 from elephant_broker.prompts.answerer import ANSWER_SYSTEM, ANSWER_USER
 from elephant_broker.providers.chat_models import ModelError, ask_model
 from elephant_broker.schemas.models import (
@@ -700,10 +700,18 @@ def is_of_kind(
         return False
     if class_asked == "Place" and candidate.kind not in (None, "Concept", "Place"):
         return False  # which city: an employer is where someone works, not a city
+    if answer_type == "Time" and candidate.kind != "Time" and not _says_a_time(candidate.name):
+        return False  # "what day is my appointment?": the appointment is what has a day, not the day
     if kind in NAMED_KINDS and candidate.kind in (None, "Concept"):
         stated = any(affirmed_relations(fact) & asked for fact in candidate.support)
         return stated or is_proper_name(candidate.name)
     return is_compatible_type(candidate.kind, answer_type)
+
+
+def _says_a_time(name: str) -> bool:
+    """Whether a name is or holds a time (农历八月十六, "the 16th at 10am"), not a thing that has one."""
+    language = "en" if name.isascii() else "zh"
+    return is_time(name) or bool(answer_spans(name, "Time", language))
 
 
 def _only_named_by(candidate: AnswerCandidate, anchor_ids: set[str]) -> bool:

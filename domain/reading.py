@@ -249,8 +249,13 @@ def correction_context(store: GraphStore, scope: str, episodes: Sequence[Episode
             # "九月初九" corrects the turn that said 九月初八, not a later one that only said 今天.
             placeable.sort(key=lambda text: not same_shape((placed[text] or ("", ""))[1], correction.new))
         if correction is None and find_addition(episode.text) is not None:
-            # "oh and bug spray" / "and the stove too": each adds to the statement the additions follow.
-            placeable = [text for text in earlier if find_addition(text) is None]
+            # "oh and a frisbee" / "and the cooler too": each adds to the statement the additions follow,
+            # one that said something (not "今天天气真好" said in between).
+            placeable = [
+                text
+                for text in earlier
+                if find_addition(text) is None and extract_with_rules(text, episode.speaker or "user")
+            ]
         found.append(placeable[0] if placeable else earlier[0] if earlier else None)
     return found
 

@@ -261,6 +261,12 @@ def _en_object(quintuple: Quintuple, ctx: TextContext, sentence: str) -> bool:
         return False
     if tokens[0] in words("en", "intensifiers") or tokens[0] in words("en", "lead_ins"):
         return False  # "so much", "ok": an amount or a reply, not a thing
+    if any(token in words("en", "comparison_words") for token in tokens[:2]) and re.search(
+        rf"\b{re.escape(phrase)}\s+(?:as|to)\b", sentence, re.IGNORECASE
+    ):
+        # "the exact same car as my dad": which car is said only by what it is compared to
+        # ("Chris and I went to the same school" is one school, theirs).
+        return False
     first = _readings(tokens[0])
     predicate = quintuple.predicate.casefold().split()
     copula = bool(predicate) and predicate[-1] in words("en", "copulas")
