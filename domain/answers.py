@@ -1035,8 +1035,13 @@ def _shares_words(sentence: str, keywords: Sequence[str], chinese: bool) -> bool
         # One-character words (猫, 叫, 出) count when found, not against when missing; but a
         # sentence that shares only such a word (弟) with a question that has longer ones is not about it.
         content = [word for word in keywords if len(word) > 1]
-        shared = sum(word in sentence for word in keywords)
-        if content and not any(word in sentence for word in content):
+
+        def is_said(word: str) -> bool:
+            # 订单号 is said by 订单: a compound of three characters or more by its first two.
+            return word in sentence or len(word) >= 3 and word[:2] in sentence
+
+        shared = sum(is_said(word) for word in keywords)
+        if content and not any(is_said(word) for word in content):
             return False
     else:
         bare = [word.removesuffix("'s").removesuffix("’s") for word in english.words(sentence.casefold())]

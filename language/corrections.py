@@ -75,7 +75,8 @@ def _signalled_value(text: str, language: str) -> Correction | None:
     if not values:
         return None
     at, new = min(values, key=lambda found: (found[0], -len(found[1])))
-    if language == "zh" and len(said[:at].strip(" ，,：:是应该")) > 2:
+    lead = _signal(language).sub("", said[:at]) if language == "zh" else ""
+    if language == "zh" and len(re.sub(r"[\s，,：:。！!~是应该我了]", "", lead)) > 2:
         return None  # 其实是这样的，他明天来: the value must follow the signal (其实是九月初九, 打错了，应该是C305)
     old = None
     if denied:
@@ -90,7 +91,8 @@ def _signal(language: str) -> re.Pattern[str]:
         sorted(map(re.escape, data_file("corrections.toml")[language]["signals"]), key=len, reverse=True)
     )
     if language == "zh":
-        return re.compile(rf"^\W{{0,3}}(?:[^，,。]{{0,4}}?)(?:{signals})")
+        # The signal opens the turn, or follows a short lead-in (等等，发错了 / 群里刚改了，改成…).
+        return re.compile(rf"^\W{{0,3}}(?:[^。！!？?]{{0,7}}?)(?:{signals})")
     return re.compile(rf"(?i)^\W{{0,3}}(?:\w+[,!.]?\s+){{0,2}}?(?:{signals})\b[,!.:;—–-]*")
 
 

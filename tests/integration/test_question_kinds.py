@@ -183,3 +183,11 @@ def test_asked_how_things_are_now_the_latest_saying_answers(broker: Broker) -> N
         broker.remember(turn, speaker="Nadia")
     reply = broker.ask("which city do I live in now?", speaker="Nadia")
     assert reply.answered and (reply.value or "").startswith("Spokane"), reply.answer
+
+
+def test_a_compound_question_word_is_said_by_its_first_characters(broker: Broker) -> None:
+    """订单号 is asked; the corrected sentence says 订单: it answers, as corrected."""
+    for turn in ["书架的订单是DD20417，下周到", "哦不对不对，看错了，是DD20471，别的没错"]:
+        broker.remember(turn, speaker="林悦")
+    reply = broker.ask("我的订单号是多少？", speaker="林悦")
+    assert reply.answered and "DD20471" in (reply.value or ""), reply.answer

@@ -198,3 +198,15 @@ def test_where_home_is_asks_where_one_lives() -> None:
 
     assert "lives in" in analyse_question("where's home for you these days?", "Nadia").keywords
     assert "lives in" in analyse_question("我家现在在哪儿？", "林悦").keywords
+
+
+def test_a_correction_signal_may_follow_a_short_lead_in_and_other_signals() -> None:
+    """等等，发错了，是… / 哦不对，我看错了，是175: the value after the signals is the correction."""
+    assert find_correction("哦不对，我看错了，是162，去年的数") == Correction("162")
+    assert find_correction("等等，输错了，是 4471") == Correction("4471")
+    assert corrected_statement("我的体重是58，上周量的", Correction("56")) == ("我的体重是56，上周量的", "58")
+
+
+def test_an_order_or_room_number_is_asked_as_a_number() -> None:
+    assert question_kind("what's my locker number at the gym?", "en") == "Number"
+    assert answer_spans("the parcel tracking # is ZX-40917, fyi", "Number", "en") == ["ZX-40917"]
