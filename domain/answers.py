@@ -709,7 +709,7 @@ def is_of_kind(
 
 
 def _says_a_time(name: str) -> bool:
-    """Whether a name is or holds a time (农历八月十六, "the 16th at 10am"), not a thing that has one."""
+    """Whether a name is or holds a time (农历九月初九, "the 16th at 10am"), not a thing that has one."""
     language = "en" if name.isascii() else "zh"
     return is_time(name) or bool(answer_spans(name, "Time", language))
 

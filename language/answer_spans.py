@@ -170,7 +170,7 @@ def _is_proper(name: str, language: str) -> bool:
 
 
 def _before_naming_word(span: str, sentence: str, language: str) -> bool:
-    """Whether a span is what a naming word right after it names (新东家 in 新东家叫…)."""
+    """Whether a span is what a naming word right after it names (新单位 in 新单位叫…)."""
     at = sentence.find(span)
     if at == -1:
         return False

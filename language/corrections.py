@@ -91,7 +91,7 @@ def _signal(language: str) -> re.Pattern[str]:
         sorted(map(re.escape, data_file("corrections.toml")[language]["signals"]), key=len, reverse=True)
     )
     if language == "zh":
-        # The signal opens the turn, or follows a short lead-in (等等，发错了 / 群里刚改了，改成…).
+        # The signal opens the turn, or follows a short lead-in (稍等，刚才输错了 / 老师刚通知，改成…).
         return re.compile(rf"^\W{{0,3}}(?:[^。！!？?]{{0,7}}?)(?:{signals})")
     return re.compile(rf"(?i)^\W{{0,3}}(?:\w+[,!.]?\s+){{0,2}}?(?:{signals})\b[,!.:;—–-]*")
 
@@ -195,7 +195,7 @@ def same_shape(value: str, other: str) -> bool:
 
 
 def _shape(value: str) -> str:
-    """A value's shape: its numerals as 9 ("16th" and "14th" are alike, "10am" is not; 4417 and 4471 are)."""
+    """A value's shape: its numerals as 9 ("16th" and "14th" are alike, "10am" is not; 5836 and 5863 are)."""
     return re.sub(r"[\d一二三四五六七八九十百千零两]+", "9", value.casefold().removeprefix("the "))
 
 

@@ -262,7 +262,7 @@ def tag(clause: str) -> list[Tok]:
     toks = _merge_dishes(toks)
     toks = _merge_every(toks)
     toks = _split_weekdays(toks)
-    # 科技报 + 到: jieba's word ends where 报到 starts (去星澜科技报到).
+    # 科技报 + 到: jieba's word ends where 报到 starts (我下周三去星澜科技报到).
     for k in range(len(toks) - 1):
         if toks[k].w.endswith("报") and len(toks[k].w) > 1 and toks[k + 1].w == "到":
             toks[k : k + 2] = [Tok(toks[k].w[:-1], "n"), Tok("报到", "v")]
@@ -1885,7 +1885,7 @@ def _read_clause_words(toks: list[Tok], state: State, ctx: TextContext) -> list[
             ctx.last_person = subject.name
     drafts = _read_predicates(toks, end, state, ctx)
     if not drafts and subj_toks and ctx.speaker_given and _done_to_thing(toks, end, state):
-        # 旧电脑卖掉了，现在用MacBook: the computer is what was sold, no agent; what follows is the speaker's.
+        # 旧电脑卖掉了，现在用ThinkPad: the computer is what was sold, no agent; what follows is the speaker's.
         state.subjects = []
         return []
     if not drafts and not state.implied:

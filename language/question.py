@@ -157,7 +157,7 @@ _ZH_SCHOOL = re.compile(
 _EN_SCHOOL = re.compile(
     r"\b(?:go|went) to (?:college|university|school|grad school)\b|\b(?:alma mater|graduate from)\b", re.IGNORECASE
 )
-# "Where's home for me?", 我家现在在哪: where one lives, said by its home.
+# "Where's home for me?", 我家如今住在哪: where one lives, said by its home.
 _ZH_HOME = re.compile(r"(?:我|他|她|\w{1,4})家(?:现在|目前|如今)?(?:住)?在哪")
 _EN_HOME = re.compile(
     r"\bwhere(?:'s| is) home\b|\bwhat do I call home\b|\bwhere(?:'s| is) (?:my|his|her|their) home\b", re.IGNORECASE

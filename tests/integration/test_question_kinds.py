@@ -187,7 +187,7 @@ def test_asked_how_things_are_now_the_latest_saying_answers(broker: Broker) -> N
 
 def test_a_compound_question_word_is_said_by_its_first_characters(broker: Broker) -> None:
     """订单号 is asked; the corrected sentence says 订单: it answers, as corrected."""
-    for turn in ["书架的订单是DD20417，下周到", "哦不对不对，看错了，是DD20471，别的没错"]:
+    for turn in ["书架的订单是DD20417，下周到", "嗯不对，我记错了，应该是DD20471"]:
         broker.remember(turn, speaker="林悦")
     reply = broker.ask("我的订单号是多少？", speaker="林悦")
     assert reply.answered and "DD20471" in (reply.value or ""), reply.answer

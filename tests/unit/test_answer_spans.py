@@ -190,20 +190,20 @@ def test_a_correction_replaces_the_value_of_its_own_shape() -> None:
 def test_what_a_naming_word_introduces_is_the_name_of_the_kind_asked() -> None:
     """新单位叫蓝帆科技: the organisation is 蓝帆科技, not 新单位; a known city before a tagger's guess."""
     assert answer_spans("新单位叫蓝帆科技，离家近", "Organization", "zh")[0] == "蓝帆科技"
-    assert answer_spans("现在住香洲区这边，离海超近 珠海真不错", "Place", "zh")[0] == "珠海"
+    assert answer_spans("现在住香洲区这边，离沙滩走路五分钟 珠海真不错", "Place", "zh")[0] == "珠海"
 
 
 def test_where_home_is_asks_where_one_lives() -> None:
     from elephant_broker.language.question import analyse_question
 
     assert "lives in" in analyse_question("where's home for you these days?", "Nadia").keywords
-    assert "lives in" in analyse_question("我家现在在哪儿？", "林悦").keywords
+    assert "lives in" in analyse_question("我家如今住在哪？", "林悦").keywords
 
 
 def test_a_correction_signal_may_follow_a_short_lead_in_and_other_signals() -> None:
-    """等等，发错了，是… / 哦不对，我看错了，是175: the value after the signals is the correction."""
-    assert find_correction("哦不对，我看错了，是162，去年的数") == Correction("162")
-    assert find_correction("等等，输错了，是 4471") == Correction("4471")
+    """稍等，刚才输错了，应该是… / 嗯不对，我记错了，是…: the value after the signals is the correction."""
+    assert find_correction("嗯不对，我记错了，是162，去年的数") == Correction("162")
+    assert find_correction("稍等，刚才输错了，应该是 5836") == Correction("5836")
     assert corrected_statement("我的体重是58，上周量的", Correction("56")) == ("我的体重是56，上周量的", "58")
 
 
