@@ -765,11 +765,6 @@ def relative_of_relative(question: str, relatives: frozenset[str]) -> str | None
     return None
 
 
-def asks_relative_name(question: str, relatives: frozenset[str]) -> bool:
-    """Whether the question asks for the relative's own name ("my brother's name", 我女儿叫什么), not their things'."""
-    return named_role(question, relatives) is not None
-
-
 def named_role(question: str, relatives: frozenset[str]) -> str | None:
     """The role whose bearer's own name the question asks for (老板 in 我表姐的老板叫什么), else None."""
     for role in sorted(relatives, key=lambda word: (-len(word), word)):  # 妹妹 before its short form 妹
@@ -941,7 +936,7 @@ def read_from_episodes(
     names = [name for name in dict.fromkeys([*analysis.entities, *about]) if name != asker]
     # Asked for a relative's own name, only what a naming word introduces is one (叫邵欣怡).
     relatives = asked_relatives(question, asker)
-    own_name = kind == NAME and asks_relative_name(question, relatives)
+    own_name = kind == NAME and named_role(question, relatives) is not None
     # 我表姐的老板叫什么: only a sentence about the boss can name the boss.
     through_role = relative_of_relative(question, relatives) if relatives else None
     about_asker = asker in analysis.entities or asker in about

@@ -231,8 +231,9 @@ def correction_context(store: GraphStore, scope: str, episodes: Sequence[Episode
     found: list[str | None] = []
     for position, episode in enumerate(episodes):
         correction = find_correction(episode.text)
+        adds = correction is None and find_addition(episode.text) is not None
         # Read with the turn before: a correction, an addition, a reference back.
-        if correction is None and find_addition(episode.text) is None and not refers_back(episode.text):
+        if correction is None and not adds and not refers_back(episode.text):
             found.append(None)
             continue
         earlier = [
@@ -243,20 +244,27 @@ def correction_context(store: GraphStore, scope: str, episodes: Sequence[Episode
         if len(earlier) < CORRECTED_TURNS:
             stored = store.last_turns(scope, episode.session_id, episode.speaker, CORRECTED_TURNS + 1)
             earlier += [turn.text for turn in stored if turn.id != episode.id][: CORRECTED_TURNS - len(earlier)]
-        placed = {text: corrected_statement(text, correction) for text in earlier} if correction is not None else {}
-        placeable = [text for text, statement in placed.items() if statement is not None]
+        chosen: str | None = None
         if correction is not None:
+            placed = [(text, corrected_statement(text, correction)) for text in earlier]
             # "九月初九" corrects the turn that said 九月初八, not a later one that only said 今天.
-            placeable.sort(key=lambda text: not same_shape((placed[text] or ("", ""))[1], correction.new))
-        if correction is None and find_addition(episode.text) is not None:
+            fitting = sorted(
+                ((text, statement[1]) for text, statement in placed if statement is not None),
+                key=lambda pair: not same_shape(pair[1], correction.new),
+            )
+            chosen = fitting[0][0] if fitting else None
+        elif adds:
             # "oh and a frisbee" / "and the cooler too": each adds to the statement the additions follow,
-            # one that said something (not "今天天气真好" said in between).
-            placeable = [
-                text
-                for text in earlier
-                if find_addition(text) is None and extract_with_rules(text, episode.speaker or "user")
-            ]
-        found.append(placeable[0] if placeable else earlier[0] if earlier else None)
+            # one that said something (not "今天天气真好" said in between). Read until one is found.
+            chosen = next(
+                (
+                    text
+                    for text in earlier
+                    if find_addition(text) is None and extract_with_rules(text, episode.speaker or "user")
+                ),
+                None,
+            )
+        found.append(chosen if chosen is not None else earlier[0] if earlier else None)
     return found
 
 

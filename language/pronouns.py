@@ -120,7 +120,9 @@ def refers_back(text: str) -> bool:
         for word, tag in pos_tag(stripped):
             if word in words("zh", "third_person"):
                 # 我哥 as 我哥哥: a kin word said once is the relative too.
-                return not any(tag in _PERSON_NAME_TAGS or word in roles or word * 2 in roles for word, tag in said)
+                return not any(
+                    flag in _PERSON_NAME_TAGS or before in roles or before * 2 in roles for before, flag in said
+                )
             said.append((word, tag))
         return False
     found = _EN_OPENING_WORD.findall(stripped)
