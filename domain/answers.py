@@ -35,8 +35,13 @@ from elephant_broker.language.answer_spans import (
     REASON,
     STATE,
     answer_spans,
+    asked_verb,
     asks_about_now,
+    asks_for_clock,
+    calls_old,
     category_word,
+    continues_previous,
+    has_clock,
     is_kind_noun,
     is_light_word,
     named_after_naming_word,
@@ -481,7 +486,11 @@ def compose_answer(
     lead = list(path or [])
     kind = answer_kind(analysis)
     called = names_called(facts)
-    ways = _ways_to_asked(question, asker, facts)
+    # Neither the relatives a question passes through nor what a fact denies (a job held before,
+    # read as 不在建设银行工作) is an answer a sentence can give.
+    ways = _ways_to_asked(question, asker, facts) | {
+        fact.object for fact in facts if fact.negated and not affirmed_relations(fact)
+    }
     if not facts:
         read = read_from_episodes(analysis, question, asker, episodes, about, called, ways)
         return read or abstain(chinese, "nothing_found" if not episodes else _no_kind(kind))
@@ -508,6 +517,9 @@ def compose_answer(
     if kind is None and category_word(question, analysis.language):
         # "What hotel am I staying at?": a thing of a class is asked; "10 days" is only how long.
         ranked = [candidate for candidate in ranked if not _QUANTITY.fullmatch(candidate.name.strip())]
+        # "What car …?": "new car" only says it is one; a name that says which one answers first.
+        named = [candidate for candidate in ranked if not _only_the_class(candidate.name, question, analysis.language)]
+        ranked = named or ranked
     anchor_ids = {entity.id for entity in anchors}
     # 小周狗 叫 豆包: what bears the name the question gives is the thing asked about, no answer to it.
     ranked = [candidate for candidate in ranked if not _only_named_by(candidate, anchor_ids)]
@@ -633,6 +645,15 @@ def _names_asked_class(name: str, question: str, language: str) -> bool:
         return len(category) > 1 and category in name
     said = {english.singular(word.casefold()) for word in english.words(name)}
     return english.singular(category.casefold()) in said
+
+
+def _only_the_class(name: str, question: str, language: str) -> bool:
+    """Whether an answer is the asked class said plainly ("new car", 新车), with nothing naming which one."""
+    if not _names_asked_class(name, question, language):
+        return False
+    if language == "zh":
+        return not re.search(r"[A-Za-z\d]", name) and len(name) <= len(category_word(question, language) or "") + 2
+    return all(word.isalpha() and word.islower() for word in name.split())
 
 
 _QUANTITY = re.compile(r"[\d一二三四五六七八九十百两几]+(?:\.\d+)?\s*[^\W\d]{0,8}")
@@ -947,13 +968,17 @@ def read_from_episodes(
         if word not in analysis.entities
         and not is_kind_noun(word, analysis.language)
         and word.casefold() != category  # 什么乐器: the answer names the instrument, not "乐器"
+        and not is_light_word(word, analysis.language)  # "is it going to cost": going says nothing
     ]
+    # A time or a number the sentence must hold is itself a sign it answers: half the words will do.
+    share = 0.5 if kind in ("Time", NUMBER) else 2 / 3
     beyond_relatives = [
         word for word in keywords if not (word in relatives or word[:1] * 2 == word and word[:1] in relatives)
     ]
     if analysis.multi_hop and beyond_relatives:
         # 我表姐的单位在哪个区: the cousin is the way to her employer; what says where it is need not name her.
         keywords = beyond_relatives
+    verb = asked_verb(question, analysis.language) if open_question else None
     candidates = list(episodes[:EXTRACT_FROM])
     if asks_about_now(question, analysis.language):
         # "Where do I live now?": of the sentences that answer, the one said last is how things are.
@@ -967,12 +992,20 @@ def read_from_episodes(
             continue
         if about_asker and episode.speaker != asker and not is_mentioned(asker, episode.text):
             continue
+        # "然后听一遍…" goes on from the turn before: that turn's words are the sentence's setting.
+        setting = _turn_before(episode, episodes) if continues_previous(episode.text, analysis.language) else ""
         for sentence in split_sentences(episode.corrected_to or episode.text):
-            if not _shares_words(sentence, keywords, chinese) or is_non_factual(sentence) not in (None, "emotion"):
+            if not _shares_words(f"{setting} {sentence}" if setting else sentence, keywords, chinese, share):
+                continue
+            if is_non_factual(sentence) not in (None, "emotion"):
                 continue  # a wish, a dream, a question states nothing to answer with
             if through_role is not None and not is_mentioned(through_role, sentence):
                 continue
+            if calls_old(sentence, question, keywords, analysis.language):
+                continue  # "the old work email … is dead" says what it was, not what it is
             if kind == STATE or (open_question and not listing):
+                if verb is not None and not _says_verb(sentence, verb, chinese):
+                    continue  # 听什么歌: a sentence about the commute that says no listening is no answer
                 value = sentence.strip().rstrip("。.!！;；")
             elif listing:
                 value = listed_after(sentence, keywords, chinese)
@@ -987,6 +1020,8 @@ def read_from_episodes(
                     and not (analysis.answer_kind == "Place" and guess_type(span) == "Organization")
                     and (not own_name or span in named_after_naming_word(sentence, analysis.language))
                 ]
+                if kind == "Time" and asks_for_clock(question, analysis.language):
+                    spans.sort(key=has_clock, reverse=True)  # 几点: 六点半, not the day it is on
                 value = spans[0] if spans else ""
                 if kind == "Time" and value:
                     # "yesterday", said on 8 May 2023, answers "when" as 7 May 2023.
@@ -1024,8 +1059,29 @@ def listed_after(sentence: str, keywords: Sequence[str], chinese: bool) -> str:
     return strip_lead_in(rest, chinese)
 
 
-def _shares_words(sentence: str, keywords: Sequence[str], chinese: bool) -> bool:
-    """Whether a sentence holds two thirds of the question's content words, and at least one."""
+def _turn_before(episode: Episode, episodes: Sequence[Episode]) -> str:
+    """The text of the speaker's turn just before ``episode`` among ``episodes`` (same session), or ""."""
+    said = said_at(episode.time, episode.created_at)
+    earlier = [
+        other
+        for other in episodes
+        if other.id != episode.id
+        and other.speaker == episode.speaker
+        and other.session_id == episode.session_id
+        and said_at(other.time, other.created_at) < said
+    ]
+    return max(earlier, key=lambda other: said_at(other.time, other.created_at)).text if earlier else ""
+
+
+def _says_verb(sentence: str, verb: str, chinese: bool) -> bool:
+    """Whether a sentence says the verb a question asks about (看 in 然后看了《三体》; drink in "drank tea")."""
+    if chinese:
+        return verb in sentence
+    return verb in {english.lemma(word) for word in english.words(sentence.casefold())}
+
+
+def _shares_words(sentence: str, keywords: Sequence[str], chinese: bool, share: float = 2 / 3) -> bool:
+    """Whether a sentence holds a share (two thirds) of the question's content words, and at least one."""
     if chinese:
         # One-character words (猫, 叫, 出) count when found, not against when missing; but a
         # sentence that shares only such a word (弟) with a question that has longer ones is not about it.
@@ -1043,7 +1099,7 @@ def _shares_words(sentence: str, keywords: Sequence[str], chinese: bool) -> bool
         said = {form for word in bare for form in (word, english.lemma(word))}
         content = [word.casefold() for word in keywords if word.casefold() not in english.STOPWORDS]
         shared = sum(word in said or english.lemma(word) in said for word in content)
-    return shared >= 1 and 3 * shared >= 2 * len(content)
+    return shared >= 1 and shared >= share * len(content) - 1e-9
 
 
 def _answer_phrase(candidate: AnswerCandidate) -> str:

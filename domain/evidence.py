@@ -511,4 +511,8 @@ def _shares_keyword(fact: Fact, keywords: list[str]) -> bool:
     # Segmenting is the cost (a hub's hundreds of facts per question): only a character
     # that occurs at all can be a whole token.
     single = [word for word in keywords if len(word) == 1 and word in text]
-    return bool(single) and not set(single).isdisjoint(tokens(text))
+    if not single:
+        return False
+    # Each end and the predicate on its own: 林晓 + 选 written together is cut as one name (林晓选).
+    said = {token for part in (fact.subject, fact.predicate, fact.object) for token in tokens(fold_text(part))}
+    return not set(single).isdisjoint(said)

@@ -44,7 +44,7 @@ from elephant_broker.language.english import STOPWORDS, word_classes
 from elephant_broker.language.lexicon import Language, words
 from elephant_broker.language.predicates import predicate_key
 from elephant_broker.language.relations import ended_family_surfaces, is_relation
-from elephant_broker.language.segment import has_cjk, is_kin_nickname, pos_tag
+from elephant_broker.language.segment import has_cjk, is_kin_nickname, numeral_or_noun, pos_tag
 from elephant_broker.schemas.models import Quintuple
 
 _QUOTES = " \t\"'“”‘’([{（【《「『-—–*"
@@ -413,6 +413,10 @@ def _zh_object(quintuple: Quintuple, ctx: TextContext, sentence: str) -> bool:
     if obj.startswith(tuple(words("zh", "degree_adverbs"))):
         return False  # 挺舒服, 很方便: a verdict
     tagged = pos_tag(obj)
+    at = sentence.find(obj)
+    if len(tagged) == 1 and at > 0:
+        # 一箱苹果 …: the count before the object in the sentence says it is a noun, whatever jieba tags it alone.
+        tagged = [(obj, numeral_or_noun(obj, tagged[0][1], pos_tag(sentence[:at])[-1][0]))]
     tags = [tag for _, tag in tagged]
     if not tags or tags[0] in words("zh", "opening_tags"):
         return False  # 在成都工作: a clause, not a thing
@@ -461,9 +465,7 @@ def _zh_in_the_past(quintuple: Quintuple, sentence: str) -> bool:
 
 
 def _en_used_to(quintuple: Quintuple, sentence: str) -> bool:
-    """A past state of work or home ("I used to live in Chicago"), not being accustomed ("I'm used to it")."""
-    if predicate_key(quintuple.predicate) not in _ending_keys():
-        return False
+    """A past state or habit ("I used to live in Chicago", "used to drink tea"), not accustomed ("I'm used to it")."""
     folded = sentence.casefold()
     end = folded.find(quintuple.object.casefold())
     before = " " + _en_last_clause(folded[: end if end >= 0 else len(folded)])

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from elephant_broker.language import english as en
@@ -81,6 +82,70 @@ def asks_about_now(question: str, language: str) -> bool:
     if language == "zh":
         return any(marker in folded for marker in markers)
     return any(re.search(rf"\b{re.escape(marker)}\b", folded) for marker in markers)
+
+
+_CLOCK = re.compile(r"\d{1,2}[:：]\d{2}|[\d一二三四五六七八九十两]点|\b\d{1,2}\s*(?i:am|pm)\b|\bnoon\b|\bmidnight\b")
+
+
+def calls_old(sentence: str, question: str, keywords: Sequence[str], language: str) -> bool:
+    """Whether a sentence calls what the question asks about old (old work email, 旧号), and the question does not."""
+    markers = _word_set("old_markers", language)
+    if language == "zh":
+        said_old = [marker for marker in markers if marker in question]
+        return not said_old and any(
+            re.search(rf"{re.escape(marker)}.{{0,3}}{re.escape(word[:2])}", sentence)
+            for marker in markers
+            for word in keywords
+            if len(word) >= 2
+        )
+    folded_question = question.casefold()
+    if any(re.search(rf"\b{re.escape(marker)}\b", folded_question) for marker in markers):
+        return False
+    folded = sentence.casefold()
+    return any(
+        re.search(rf"\b{re.escape(marker)}\s+(?:[a-z]+\s+){{0,2}}{re.escape(word.casefold())}", folded)
+        for marker in markers
+        for word in keywords
+    )
+
+
+_ZH_QUESTION_WORDS = ("什么", "啥", "哪", "谁", "几")
+_EN_ASKED_VERB = re.compile(
+    r"^\s*(?:what|which)(?:\s+[a-z]+)?\s+(?:do|does|did)\s+(?:i|you|we|he|she|they|[A-Z]\w+)\s+"
+    r"(?:usually |often |always |normally |still |now )?(?P<verb>[a-z]+)\b",
+    re.IGNORECASE,
+)
+
+
+def asked_verb(question: str, language: str) -> str | None:
+    """The verb a "what do I drink?" / 听什么歌 question asks the object of, unless too general (do, 干)."""
+    if language == "zh":
+        tagged = pos_tag(question)
+        at = next((i for i, (word, _) in enumerate(tagged) if word.startswith(_ZH_QUESTION_WORDS)), None)
+        verb = next((word for word, tag in reversed(tagged[:at]) if tag.startswith("v")), None) if at else None
+    else:
+        match = _EN_ASKED_VERB.match(question)
+        verb = en.lemma(match.group("verb").casefold()) if match else None
+    return None if verb is None or is_light_word(verb, language) else verb
+
+
+def continues_previous(text: str, language: str) -> bool:
+    """Whether a turn opens by going on from the one before ("then …", 然后…)."""
+    opening = text.strip().casefold()
+    openers = _word_set("continuation_openers", language)
+    if language == "zh":
+        return opening.startswith(tuple(openers))
+    return any(re.match(rf"{re.escape(opener)}\b", opening) for opener in openers)
+
+
+def asks_for_clock(question: str, language: str) -> bool:
+    """Whether a question asks for a clock time (几点, "what time"), not only a day."""
+    return any(re.search(pattern, question, re.IGNORECASE) for pattern in _data()["clock_questions"][language])
+
+
+def has_clock(span: str) -> bool:
+    """Whether a time span holds a clock time (六点半, 7:05, 3 pm)."""
+    return _CLOCK.search(span) is not None
 
 
 _FUNCTION_TAGS = frozenset({"x", "u", "ul", "uj", "uz", "ug", "uv", "ud", "y", "p", "c", "r", "v", "m", "q"})

@@ -145,19 +145,30 @@ def find_addition(text: str) -> str | None:
         if match is None:
             continue
         item = _clean(match.group("new"))
+        if language == "zh":
+            item = _ZH_COUNT.sub("", item)  # 还有一本英语小说: the count is no part of the item
         if item and not _says_something(item, language):
             return item
     return None
+
+
+_ZH_COUNT = re.compile(r"^[一两二三四五六七八九十几\d]+[门个只台本件条位种样份张双杯瓶袋盒]")
 
 
 def _says_something(phrase: str, language: str) -> bool:
     """Whether a phrase holds a verb or a pronoun: a clause, no item."""
     if language == "zh":
         return any(flag.startswith(("v", "r")) for _, flag in pos_tag(phrase))
+    previous = ""
     for word in english.words(phrase):
         lowered = word.casefold()
+        if previous in {"also", "still", "just", "now", "really"} and english.is_verb(lowered):
+            return True  # "Ravi also plays squash": a verb after an adverb makes a clause
+        previous = lowered
         if lowered in english.PRONOUNS or lowered.removesuffix("'s") in english.POSSESSIVES:
             return True
+        if lowered in english.BE_FORMS | english.DO_FORMS | english.HAVE_FORMS:
+            return True  # "Ravi also does karate": a clause of its own
         classes = english.word_classes(lowered)
         if "VERB" in classes and "NOUN" not in classes and "ADJ" not in classes:
             return True

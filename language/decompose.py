@@ -22,8 +22,9 @@ from __future__ import annotations
 import re
 
 from elephant_broker.language import english as en
+from elephant_broker.language import types as _types
 from elephant_broker.language.extract_zh import tag as zh_tag
-from elephant_broker.language.segment import detect_language
+from elephant_broker.language.segment import detect_language, has_cjk
 
 SLOT = re.compile(r"#(\d+)")
 """A reference to the answer of an earlier sub-question (1-based)."""
@@ -56,6 +57,8 @@ _EN_PERSON_ROLES = frozenset({
     "doctor", "president", "chairman", "leader", "student", "singer", "actor", "actress", "composer", "painter",
     "architect", "designer", "spouse", "parent", "child", "cousin", "uncle", "aunt",
 })
+# The Reader's person roles (fiancé, kid, landlord …) are roles a description may end in too.
+_EN_PERSON_ROLES |= frozenset(role for role in _types.PERSON_ROLES if role.isascii() or not has_cjk(role))
 _EN_HEADS = _EN_PERSON_ROLES | frozenset({
     "company", "firm", "city", "town", "country", "place", "school", "university", "college", "team", "band",
     "book", "movie", "film", "song", "album", "game", "product", "language", "tool", "organization", "organisation",
@@ -71,7 +74,7 @@ _EN_RELATION_NOUNS = _EN_HEADS | frozenset({
 _EN_RELATIVE = frozenset({"who", "that", "which", "whom", "where"})
 _EN_TRIVIAL_REST = re.compile(
     r"^(?:(?:who|what|which)(?:\s+(?:is|was|are|were))?|name|tell me|do you know)\s+#\d+(?:'s\s+(?:full\s+)?name)?"
-    r"\s*[?.!]*$",
+    r"\s*[?.!]*$|^what(?:'s|\s+is|\s+was)\s+the\s+(?:full\s+)?name\s+of\s+#\d+\s*[?.!]*$",
     re.IGNORECASE,
 )
 _EN_CLAUSE_TAIL = en.PREPOSITIONS | en.PARTICLES
@@ -250,9 +253,12 @@ def _possessive(tokens: list[str]) -> tuple[int, int, str, bool] | None:
                 break
             start -= 1
         role_end = index + 1
-        while role_end < len(tokens) and role_end - index <= 2:
+        while role_end < len(tokens) and role_end - index <= 3:  # "my uni best friend's"
             plain = _strip_possessive(tokens[role_end])
-            if not _is_role_word(plain):
+            following = _strip_possessive(tokens[role_end + 1]).lower() if role_end + 1 < len(tokens) else ""
+            # "swim coach", "dance teacher": a verb before a role word names the role's kind
+            modifies_role = plain == tokens[role_end] and plain.isalpha() and following in _EN_PERSON_ROLES
+            if not (_is_role_word(plain) or modifies_role):
                 break
             role_end += 1
             if plain != tokens[role_end - 1]:

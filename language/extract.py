@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import functools
 import re
+from dataclasses import replace
 
 from elephant_broker.language import english, extract_en, extract_zh
 from elephant_broker.language import types as _types
@@ -76,6 +77,7 @@ from elephant_broker.language.lexicon import Language
 from elephant_broker.language.lexicon import words as lexicon_words
 from elephant_broker.language.names import bounded_names
 from elephant_broker.language.patterns import read_patterns
+from elephant_broker.language.question import class_type
 from elephant_broker.language.segment import detect_language, fold_width, has_cjk, is_punct
 from elephant_broker.schemas.models import Quintuple
 
@@ -295,16 +297,21 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
     seen: set[tuple[str, str, str, bool]] = set()
     out: list[Quintuple] = []
     previous = ""
+    thing_said: Draft | None = None  # what the last sentence said the speaker did with a thing it did not name
     for sentence in split_sentences(text):
         reason = is_non_factual(sentence)
         if reason == "joke":
             # "I'm the Queen of England. Just kidding." takes back the sentence before.
             out = [q for q in out if q.source_span != previous.strip()]
         previous = sentence
-        if reason:
-            continue
         reader = extract_zh if detect_language(sentence) == "zh" else extract_en
         language: Language = "zh" if reader is extract_zh else "en"
+        if reason == "question" and language == "en" and ctx.speaker_given:
+            # "any ideas for Dalia and her fiancé Omar?" asks, and says who is whose.
+            for draft in extract_en.relatives_named_in(sentence, ctx):
+                out += [q for read in finish(draft, sentence, ctx) if (q := settle(read, ctx, sentence)) is not None]
+        if reason:
+            continue
         # An English name's aside in brackets is said beside the sentence, not in it: read
         # without it, "located in Texas (United States)" is located in Texas, not in "Texas
         # United States". After a common noun the brackets name it ("my sister (Anna)"): kept.
@@ -317,6 +324,14 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
             # A sentence a construction pattern reads is not read by the rules as well.
             delimited = read_patterns(part, language)
             drafts += delimited or reader.read_sentence(part, ctx)
+        if not drafts and thing_said is not None and (name := _name_fragment(sentence)):
+            # "got the new car! 2021 Kia Sportage in grey": the name alone says which car.
+            if _types.guess_type(name) != _types.PERSON:
+                kind = class_type(thing_said.object.split()[-1])  # a car's name names a Thing
+                drafts = [replace(thing_said, object=name, object_type=kind, extras=[])]
+                # Once named, "new car" says nothing the name does not.
+                out = [q for q in out if not (q.subject == me and q.object == clean_name(thing_said.object))]
+        thing_said = next((d for d in drafts if d.subject == me and not d.negated and _unnamed_thing(d.object)), None)
         if language == "zh":
             # 我表弟陆振国: a name a role introduced is a person's, though jieba cuts it (陆 + 振国).
             ctx.mentioned += [
@@ -341,6 +356,29 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
                     seen.add(key)
                     out.append(quintuple)
     return bounded_names(out)
+
+
+_NAME_FRAGMENT = re.compile(
+    r"^(?:(?:19|20)\d{2}\s+)?(?P<name>[A-Z][\w-]*(?:\s+[A-Z\d][\w-]*){0,3})"
+    r"(?:\s+(?:in|with)\s+[a-z][a-z ]{0,30})?[\s!.]*$"
+)
+
+
+def _name_fragment(sentence: str) -> str | None:
+    """The name a verbless sentence is ("2021 Kia Sportage in grey" -> "Kia Sportage"), else None."""
+    match = _NAME_FRAGMENT.match(sentence.strip())
+    if match is None:
+        return None
+    name = match.group("name")
+    if any(english.is_verb(word) and not english.is_capitalised(word) for word in name.split()):
+        return None
+    return None if name.split()[0].casefold() in english.STOPWORDS else name
+
+
+def _unnamed_thing(name: str) -> bool:
+    """Whether an object is a thing said by its kind ("new car"), no name."""
+    words = name.split()
+    return 0 < len(words) <= 3 and all(word.isalpha() and word.islower() for word in words)
 
 
 _ZH_FUNCTION_WORDS = frozenset({"你们", "他们", "她们", "它们", "大家", "它", "这", "那", "这个", "那个", "是"})

@@ -59,6 +59,7 @@ Capitalised words joined by "&" are one name ("Tiffany & Co", "AT&T").
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -94,6 +95,7 @@ _LEAD_INS = words("en", "lead_ins")
 # Complements of "be" that describe the moment, not the subject ("I'm not kidding").
 STATE_WORDS = words("en", "state_words")
 WISH_VERBS = words("en", "wish_verbs")
+CONTEMPLATION_VERBS = words("en", "contemplation_verbs")
 # Verbs whose gerund keeps its preposition before an ordinary noun: "enjoy listening to jazz".
 PREP_GERUNDS = frozenset((verb, prep) for verb, prep in (pair.split(" ", 1) for pair in words("en", "prep_gerunds")))
 # Adverbial particles that may be followed by a preposition: "grew up in", "hang out with".
@@ -232,6 +234,8 @@ def _frequency_at(ws: list[str], i: int) -> int:
         end = i + 3  # "on Tuesday evenings"
     elif w0 == "at" and w1 in {"night", "weekends"}:
         end = i + 2
+    elif w0 in {"a", "per"} and w1 in _TIME_UNITS and i > 0 and _counted(ws[i - 1]):
+        end = i + 2  # "4 coffees a day", "two lessons per week": how often, not part of the thing
     elif i > 0 and _is_bare_day_parts(w0):
         end = i + 1  # "works evenings", "works weekends": a bare plural day part says when
     # "every Saturday morning", "on Sunday evenings", "every Monday and Thursday": one phrase.
@@ -243,6 +247,12 @@ def _frequency_at(ws: list[str], i: int) -> int:
         else:
             break
     return end
+
+
+def _counted(word: str) -> bool:
+    """Whether a word ends a counted thing ("coffees", "3"): what "a day" after it says the rate of."""
+    lw = word.lower()
+    return lw.isdigit() or (lw.endswith("s") and not lw.endswith("ss") and not _is_verbish(word))
 
 
 def _is_bare_day_parts(word: str) -> bool:
@@ -291,6 +301,8 @@ def _aux_is_auxiliary(ws: list[str], k: int) -> bool:
 def _strip_determiners(words: list[str]) -> list[str]:
     while words and words[0].lower() in en.DETERMINERS and len(words) > 1 and not _opens_a_title(words):
         words = words[1:]
+    if len(words) > 2 and words[0].lower() in {"like", "about", "around"} and _is_number(words[1]):
+        words = words[1:]  # "like 4 coffees": the number is a guess, the thing is the same
     return words
 
 
@@ -805,8 +817,41 @@ def _says_without_subject(ws: list[str]) -> bool:
     # A participle that is no past form ("Given the rain, …", "Written in 1954, …") or is also an
     # adjective ("Retired pilot Buzz Aldrin …") opens a description.
     past = past and en.past_from_participle(verb) == verb and "ADJ" not in en.word_classes(verb)
+    if following in {"in", "on", "at"}:
+        # "Started at Shopify last week" is the speaker's; "Founded in 1998, the firm …" describes
+        # what the clause after the comma names.
+        return past and "," not in ws[i + 2 :]
     # "Really made me think": what is left out is "it", not the speaker.
-    return past and following not in {"in", "by", "on", "at", ",", "me", "us", "myself"}
+    return past and following not in {"by", ",", "me", "us", "myself"}
+
+
+def _left_out_subject(ws: list[str]) -> list[str]:
+    """What a chat line that leaves out "I am"/"I have" leaves out, else nothing.
+
+    "Been working at Dell for a year" leaves out "I have"; "currently living in Porto" and
+    "doing support at Dell these days" leave out "I am": a gerund, at most a few words it
+    takes, and a preposition before a name — where one works, lives or studies. A gerund
+    that is the subject of a verb later in the line ("Working at Dell pays well", "Helping
+    others brings joy") is no such line, nor is one said without a name.
+    """
+    i = 0
+    while i < len(ws) - 1 and (_is_adverb(ws[i]) or _is_adverb(ws[i].lower())):
+        i += 1
+    if i + 1 >= len(ws) or (en.is_capitalised(ws[i]) and i > 0):
+        return []
+    first = ws[i].lower()
+    if first == "been" and en.is_gerund(ws[i + 1]) and not en.is_capitalised(ws[i + 1]):
+        return ["I", "have"]
+    if not en.is_gerund(first) or first in en.BE_FORMS | en.HAVE_FORMS:
+        return []
+    rest = [w.lower() for w in ws[i + 1 :]]
+    if any(w in en.BE_FORMS | en.MODALS | en.DO_FORMS | en.HAVE_FORMS for w in rest):
+        return []
+    if any(w.endswith("s") and en.is_verb(w) and en.lemma(w) != w and "VERB" in en.word_classes(w) for w in rest[1:]):
+        return []  # "Working at Dell pays well": the gerund is the subject of what follows
+    # A name within the next few words, before the clause ends: "doing spin at Equinox these days".
+    ahead = list(itertools.takewhile(lambda w: w not in {",", ";", ":"}, ws[i + 1 : i + 7]))
+    return ["I", "am"] if any(en.is_capitalised(w) and w != "I" for w in ahead) else []
 
 
 def _called_by_anyone(ws: list[str], verb: int, ctx: TextContext) -> list[Draft]:
@@ -1387,8 +1432,13 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
             if not (en.is_verb(lw) or (lw not in en.STOPWORDS and lw.isalpha() and not en.is_capitalised(w))):
                 break
             base = en.lemma(lw)
-            if base in WISH_VERBS or (modal in {"would", "should"} and base in {"like", "love", "prefer"}):
-                # "I want to live in Paris", "I'd love a dog": a wish states nothing yet.
+            weighs_doing = base in CONTEMPLATION_VERBS and (
+                en.is_gerund(_lw(ws, k + 1)) or (_lw(ws, k + 1) in {"about", "of"} and en.is_gerund(_lw(ws, k + 2)))
+            )
+            wishes = base in WISH_VERBS or (modal in {"would", "should"} and base in {"like", "love", "prefer"})
+            if weighs_doing or wishes:
+                # "I want to live in Paris", "I'd love a dog", "thinking about moving to Oslo": a wish
+                # or a plan weighed states nothing yet.
                 state.irrealis = True
                 break
             predicate = _verb_as_written(lw, base, be, have)
@@ -1426,6 +1476,10 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
             elif _lw(ws, k) == "to" and k + 1 < n and en.is_base_verb(ws[k + 1]):
                 complement = " to " + ws[k + 1].lower()
                 k += 2
+            if not complement and _is_adverb(_lw(ws, k)) and _lw(ws, k + 1) in en.PARTICLES and k + 2 < n:
+                # "react badly to latex": how, then the verb's own preposition.
+                complement = " " + _lw(ws, k)
+                k += 1
             prep_gerund = gerund and (en.lemma(complement.strip()), _lw(ws, k)) in PREP_GERUNDS
             recurring = _frequency_at(ws, k)
             if not complement and recurring > k and _lw(ws, recurring) in en.PARTICLES:
@@ -1825,9 +1879,9 @@ def _read_clause(ws: list[str], state: State, ctx: TextContext) -> list[Draft]:
         elif _types.guess_type(subject.name) == _types.PERSON:
             ctx.last_person = subject.name
     drafts = _read_predicates(ws, end, subj_words, state, ctx)
-    if not drafts and subj_words and all(w == "," for w in ws[end:]):
-        # "my cousin Marguerite, everybody calls her Mags": a clause of only a named relative
-        # still says whose relative the name is.
+    if not drafts and subj_words:
+        # "my cousin Marguerite, everybody calls her Mags", "my cousin, Harriet, is visiting": a
+        # clause that states nothing else still says whose relative the name is.
         drafts = [
             link
             for subject in state.subjects
@@ -1962,7 +2016,20 @@ def _clauses(ws: list[str]) -> list[list[str]]:
             continue
         if (
             w == ";"
-            or (w == "," and (_starts_clause(ws, i + 1) or _says_without_subject(ws[i + 1 :])))
+            or (
+                w == ","
+                and (
+                    _starts_clause(ws, i + 1)
+                    or _says_without_subject(ws[i + 1 :])
+                    # "Zoe has piano, Ben has football": a name and its verb after a comma
+                    or (
+                        bool(out[-1])
+                        and any(_is_verbish(word) for word in out[-1])
+                        and _name_then_verb(ws, i + 1)
+                        and _types.guess_type(ws[i + 1]) != _types.PLACE  # "New York City, U.S. Manhattan is"
+                    )
+                )
+            )
             or (lw == "and" and _and_starts_clause(ws, i, out[-1]))
         ):
             # "I don't use Python any more, I moved to Node.js": a comma splice.
@@ -2043,7 +2110,8 @@ def _appositions(ws: list[str]) -> tuple[list[str], list[list[str]]]:
         name = _leading_name(ws[k + 1 :])
         after = k + 1 + len(name)
         if name and _names_a_relative(ws[:k]) and (after == len(ws) or ws[after] in {",", "who", "which"}):
-            ws = [*ws[:k], *ws[k + 1 : after], *ws[after + 1 :]] if _lw(ws, after) == "," else [*ws[:k], *ws[k + 1 :]]
+            role = _without_role_modifier(ws[:k])  # "my best friend from school, Dalia": my best friend Dalia
+            ws = [*role, *ws[k + 1 : after], *ws[after + 1 :]] if _lw(ws, after) == "," else [*role, *ws[k + 1 :]]
             continue
         described_name = _trailing_name(ws[:k]) if _lw(ws, k + 1) in {"a", "an"} else []
         if described_name:
@@ -2056,11 +2124,19 @@ def _appositions(ws: list[str]) -> tuple[list[str], list[list[str]]]:
     return ws, described
 
 
+def _without_role_modifier(words: list[str]) -> list[str]:
+    """A possessive role without the phrase after it ("my friend from college" -> "my friend")."""
+    for at in range(2, len(words)):
+        if words[at].lower() in en.PREPOSITIONS and words[at - 1].lower() in _types.PERSON_ROLES:
+            return words[:at]
+    return words
+
+
 def _names_a_relative(words: list[str]) -> bool:
     """Whether the words are a possessive and a common noun or two ("my wife", "our best friend from college")."""
     if not words or words[0].lower() not in _POSSESSIVE_OPENERS or len(words) > 6:
         return False
-    rest = words[1:]
+    rest = _without_role_modifier(words)[1:]  # "my cousin from Leeds": the place modifies the role
     return bool(rest) and not any(en.is_capitalised(word) or word == "," for word in rest)
 
 
@@ -2216,7 +2292,7 @@ def _is_schedule(phrase: str) -> bool:
 def _leaving_says_no_longer(draft: Draft) -> None:
     """Turn "switched from X" into "does not use X", so the change retires the old fact."""
     verb, _, preposition = draft.predicate.partition(" ")
-    meaning = _LEFT_BEHIND.get(f"{en.lemma(verb)} {preposition}")
+    meaning = _LEFT_BEHIND.get(f"{en.lemma(verb)} {preposition}".strip())
     if meaning and not draft.negated:
         draft.predicate, draft.negated = meaning, True
     elif not preposition and not draft.negated and _is_employer(draft):
@@ -2225,6 +2301,88 @@ def _leaving_says_no_longer(draft: Draft) -> None:
             draft.predicate, draft.negated, draft.object_type = "work at", True, _types.ORGANIZATION
         elif en.lemma(verb) == "join":
             draft.predicate, draft.object_type = "works at", _types.ORGANIZATION
+
+
+def relatives_named_in(sentence: str, ctx: TextContext) -> list[Draft]:
+    """The relatives a sentence that states nothing else names ("any ideas for Dalia and her fiancé Omar?")."""
+    return _named_relatives(en.words(en.expand_contractions(sentence.strip())), [], ctx)
+
+
+def _named_relatives(ws: list[str], drafts: list[Draft], ctx: TextContext) -> list[Draft]:
+    """Relatives named in passing, whatever the sentence says of them: "a gift for Dalia and her fiancé Omar".
+
+    An owner (my; a name's 's; his/her after one person's name in the sentence), a person role
+    and a capitalised name: the name is the owner's relative. Links the clauses read already
+    are not said twice.
+    """
+    said = {(d.subject, d.predicate, d.object) for top in drafts for d in (top, *top.extras)}
+    found: list[Draft] = []
+    for i, word in enumerate(ws[:-2]):
+        lw = word.lower()
+        role = ws[i + 1].lower()
+        if role not in _types.PERSON_ROLES or not en.is_capitalised(ws[i + 2]) or ws[i + 2] == "I":
+            continue
+        if lw == "my" and ctx.speaker_given:
+            owner = ctx.me
+        elif lw in {"his", "her"}:
+            people = {
+                w
+                for at, w in enumerate(ws[:i])
+                if w.isalpha()
+                and en.is_capitalised(w)
+                and w != "I"
+                and w.lower() not in en.STOPWORDS
+                and (at > 0 or _types.guess_type(w) == _types.PERSON)
+                and _types.guess_type(w) in {_types.PERSON, _types.CONCEPT}
+            }
+            if len(people) != 1:
+                continue  # no one, or more than one, the pronoun may mean
+            owner = people.pop()
+        elif (name := en.possessive_owner(word)) and en.is_capitalised(word):
+            title = ws[i - 1] if i > 0 and ws[i - 1].rstrip(".").lower() in {"mr", "mrs", "ms", "dr", "miss"} else ""
+            owner = f"{title} {name}".strip()
+        else:
+            continue
+        name_words = _leading_name(ws[i + 2 :])
+        if not name_words or name_words[0].lower() in _types.PERSON_ROLES:
+            continue
+        named = " ".join(name_words)
+        named = en.possessive_owner(named) or named  # "my daughter Sara's birthday": Sara
+        if any(named in (subject, obj) and predicate == role for subject, predicate, obj in said):
+            continue
+        found.append(
+            Draft(
+                owner,
+                role,
+                named,
+                confidence=CLEAR,
+                subject_type=_types.PERSON,
+                object_type=_types.PERSON,
+            )
+        )
+    return found
+
+
+_NEGATED_IDIOMS = mapping("en", "negated_idioms")
+
+
+_MOVED = re.compile(r"\b(?:moved|relocated|moving (?:in|out)|moved in)\b", re.IGNORECASE)
+
+
+def _where_moved(drafts: list[Draft], ctx: TextContext) -> None:
+    """In a turn that says the speaker moved, "we're in Porto now" says where the speaker lives."""
+    if not ctx.speaker_given or not _MOVED.search(ctx.text):
+        return
+    for draft in drafts:
+        if (
+            (draft.subject == ctx.me or draft.subject.casefold() == "we")
+            and not draft.negated
+            and en.lemma(draft.predicate.split(" ")[0]) == "be"
+            and draft.predicate.endswith(" in")
+            and en.is_capitalised(draft.object)
+            and _types.guess_type(draft.object) in {_types.PLACE, _types.CONCEPT}
+        ):
+            draft.predicate, draft.object_type = "lives in", _types.PLACE
 
 
 def _is_employer(draft: Draft) -> bool:
@@ -2273,7 +2431,10 @@ _PLACEHOLDER_LIST = re.compile(_placeholder_lead() + r"\s*(?P<items>[^:]+)$", re
 def opens_a_list(lead: str) -> bool:
     """Whether a text up to a colon stands in for the list after it ("things to pack for camping:")."""
     match = _PLACEHOLDER_LEAD.match(lead)
-    return match is not None and "VERB" in en.word_classes(_listing_verb(match))
+    if match is not None and "VERB" in en.word_classes(_listing_verb(match)):
+        return True
+    # "allergies for the form:": a fragment statement reads what follows the colon.
+    return lead.rstrip().endswith(":") and _said_in_full(f"{lead} item") != f"{lead} item"
 
 
 def _listing_verb(match: re.Match[str]) -> str:
@@ -2325,7 +2486,8 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     """
     text = en.expand_contractions(sentence.strip()).strip(" .!?;:…\"'“”")
     if text.lower().startswith(REQUEST_STARTS):
-        return []
+        # "need a gift for Dalia and her fiancé Omar": asks for something, names who is whose.
+        return _named_relatives(en.words(text), [], ctx)
     if ctx.speaker_given:
         text = _said_in_full(_listed_in_place(text))
     words = en.words(text)
@@ -2333,6 +2495,8 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
         # A chat line that leaves out "I" ("just bought a second-hand Corolla", "Went to the gym
         # today") is the speaker's own doing.
         words = ["I", *words]
+    elif ctx.speaker_given and (left_out := _left_out_subject(words)):
+        words = [*left_out, words[0].lower() if not en.is_capitalised(words[0].lower()) else words[0], *words[1:]]
     # Appositions and participle phrases said of a name come out of the sentence as clauses of their own.
     ws, described = _appositions(words)
     ws, participial = _participial_clauses(ws)
@@ -2358,8 +2522,12 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
                 if en.is_capitalised(name) and "'s " not in name and name not in ctx.mentioned:
                     ctx.mentioned.append(name)
     _leaving_for(drafts)
+    _where_moved(drafts, ctx)
+    drafts += _named_relatives(words, drafts, ctx)
     for draft in (d for top in drafts for d in (top, *top.extras)):
         _leaving_says_no_longer(draft)
+        if draft.negated and (idiom := _NEGATED_IDIOMS.get(draft.predicate.lower())):
+            draft.predicate, draft.negated = idiom, False  # "can't stand cilantro": a dislike, stated
         if draft.valid_from and _is_schedule(draft.valid_from):
             draft.schedule, draft.valid_from = draft.valid_from, None
         if (

@@ -151,6 +151,7 @@ _EVERY_TIME = re.compile(
     r"[一二三四五六日天末]?(?:早上|早晨|上午|中午|下午|傍晚|晚上)?$"
 )
 _CLOCK_TIME = re.compile(r"^[\d一二三四五六七八九十两]+点(?:半|钟|整|[\d一二三四五六七八九十]+分?)?$")
+_COLON_CLOCK = re.compile(r"^\d{1,2}:\d{2}$")
 # 去一次 / 看两遍: how many times, never the object.
 _VERB_COUNT = re.compile(r"^[\d一二两三四五六七八九十几]+[次趟回遍下]$")
 # Where a company's headquarters is, or moved: 蓝鲸集团总部位于深圳 / 总部迁到了杭州.
@@ -195,6 +196,33 @@ def _tag_around_dates(clause: str) -> list[tuple[str, str]]:
 
 
 _REFLEXIVES = words("zh", "reflexives")
+
+
+def _merge_privative_modifiers(toks: list[Tok]) -> list[Tok]:
+    """低脂 + 酸奶 -> 低脂酸奶: a two-character 无/低/零 word before a noun says which kind it is.
+
+    jieba tags such words as verbs (低脂/v), which would make them part of the predicate (改吃低脂).
+    """
+    out: list[Tok] = []
+    for tok in toks:
+        if out and tok.f.startswith("n") and len(out[-1].w) == 2 and out[-1].w[0] in "无低零脱" and has_cjk(out[-1].w):
+            modifier = out.pop()
+            out.append(Tok(modifier.w + tok.w, tok.f))
+        else:
+            out.append(tok)
+    return out
+
+
+def _merge_occupation_suffix(toks: list[Tok]) -> list[Tok]:
+    """快递 + 员 -> 快递员: a lone 员/师/工 that jieba cut off a word it does not know makes the word a person's job."""
+    out: list[Tok] = []
+    for tok in toks:
+        if out and tok.w in {"员", "师", "工"} and tok.f in {"zg", "ng", "k", "n"} and out[-1].f in {"v", "vn", "n"}:
+            job = out.pop()
+            out.append(Tok(job.w + tok.w, "n"))
+        else:
+            out.append(tok)
+    return out
 
 
 def tag(clause: str) -> list[Tok]:
@@ -256,6 +284,8 @@ def tag(clause: str) -> list[Tok]:
         else:
             toks.append(tok)
     toks = _merge_latin(toks)
+    toks = _merge_privative_modifiers(toks)
+    toks = _merge_occupation_suffix(toks)
     toks = _merge_names(toks)
     toks = _merge_institutions(toks)
     toks = _merge_times(toks)
@@ -966,6 +996,8 @@ def _take_subject(toks: list[Tok], i: int) -> int:
             break  # 他研究人工智能: a noun-verb right after a name is the verb.
         if tok.f == "vn" and j > i and (j + 1 >= n or toks[j + 1].w in COMPLEMENTS or toks[j + 1].f == "ASP"):
             break  # 数据库部署在AWS上: a noun-verb before 在/了 is the verb.
+        if tok.f == "vn" and j > i and tok.w in VERB_WORDS and j + 1 < n and toks[j + 1].f == "VERB":
+            break  # 我表姐跳槽去了京东: a known verb before another verb is the verb, not part of the subject
         if tok.f == "a" and not (j + 1 < n and (_is_nominal(toks[j + 1]) or toks[j + 1].w == "的")):
             break
         if _is_nominal(tok) and tok.f != "TIME":
@@ -1860,6 +1892,14 @@ def _read_clause_words(toks: list[Tok], state: State, ctx: TextContext) -> list[
         return []
     if end < len(toks) and _describes_person_topic(subj_toks, state):
         subj_toks = []  # 谢礼立，…，中共党员1960年毕业于天津大学: still 谢礼立 who graduated
+    if (
+        ctx.speaker_given
+        and not state.subjects
+        and len(subj_toks) == 1
+        and subj_toks[0].f == "n"
+        and _types.guess_type(subj_toks[0].w) == _types.PLACE
+    ):
+        subj_toks = []  # 刚才菜场买了土豆: a common noun of place before the verb is where, the speaker who
     if subj_toks:
         subjects = _subject(subj_toks, ctx)
         if not subjects:
@@ -2000,11 +2040,17 @@ def _listed_in_place(text: str) -> str:
     if colon <= 0 or colon == len(text) - 1:
         return text
     items = re.split(r"[，,。；;]", text[colon + 1 :])[0]
-    if not items or any(tag.startswith(("v", "r")) or word in '“”"「' for word, tag in pos_tag(items)):
-        return text  # 他曾说："…": what was said is no list of things
+    # 他曾说："…": what was said is no list of things; a list of single activities (游泳、编程) is.
+    said = [pos_tag(item) for item in re.split(r"[、和及与]", items) if item.strip()]
+    if not said or any(
+        word in '“”"「' or (len(item) > 1 and tag.startswith(("v", "r"))) or tag.startswith("r")
+        for item in said
+        for word, tag in item
+    ):
+        return text
     tagged = pos_tag(text[:colon])
     last = tagged[-1] if tagged else ("", "")
-    before = [tag for _, tag in tagged[:-1] if tag not in {"ul", "uz"}]
+    before = [tag for _, tag in tagged[:-1] if tag not in {"ul", "uz", "m", "q", "mq"}]  # 报了两门课：…
     took = bool(before) and before[-1].startswith("v")
     after_le = len(tagged) >= 3 and tagged[-2][1] == "ul" and tagged[-3][1].startswith("v")
     if len(last[0]) <= 3 and (last[1].startswith("n") and took or last[1].startswith("v") and after_le):
@@ -2046,13 +2092,27 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
 
 
 def _schedule_of(clause: str) -> str | None:
-    """每周三下午 / 每天晚上七点 / 周末: when the clause's action recurs, as written."""
-    words: list[str] = []
-    for tok in tag(clause):
-        recurring = _EVERY_TIME.match(tok.w) or _CLOCK_TIME.match(tok.w) or tok.w == "天天" or tok.w[:1] == "每"
-        time_of_day = tok.f == "t" and bool(words)  # 早上 after 每周六
-        if recurring or time_of_day or (tok.w in {"周末", "平时", "工作日"} and not words):
-            words.append(tok.w)
-        elif words:
-            break
-    return "".join(words) or None
+    """每周三下午 / 每天晚上七点 / 周末 / 周五上午十点: when the clause's action recurs or is set for, as written.
+
+    The run of time words holding a recurring time or a clock time is the schedule, with the
+    day it is on (周五上午十点 is one appointment, not a date and a clock apart).
+    """
+    toks = tag(clause)
+    run: list[str] = []
+    timed = False
+    i = 0
+    while i < len(toks):
+        word = toks[i].w
+        if word.isdigit() and i + 2 < len(toks) and toks[i + 1].w in {":", "："} and toks[i + 2].w.isdigit():
+            word, i = f"{word}:{toks[i + 2].w}", i + 2  # 7:05, which the tagger cuts in three
+        clock = bool(_CLOCK_TIME.match(word) or _COLON_CLOCK.match(word))
+        recurring = bool(_EVERY_TIME.match(word)) or word == "天天" or word[:1] == "每"
+        if clock or recurring or toks[i].f in {"TIME", "t"} or word in {"周末", "平时", "工作日"}:
+            run.append(word)
+            timed = timed or clock or recurring or word in {"周末", "平时", "工作日"}
+        elif run:
+            if timed:
+                break
+            run = []
+        i += 1
+    return "".join(run) if timed else None

@@ -56,7 +56,16 @@ PREDICATE_LEXICON: dict[str, tuple[str, ...]] = {
         "crazy about",
     ),
     "likes_eating": ("喜欢吃", "爱吃", "最爱吃", "喜爱吃", "like eating", "love eating", "enjoy eating"),
-    "dislikes": ("讨厌", "不喜欢", "厌恶", "hate", "dislike", "detest"),
+    "dislikes": ("讨厌", "不喜欢", "厌恶", "受不了", "hate", "dislike", "detest", "can't stand", "cannot stand"),
+    "allergic_to": (
+        "allergic to",
+        "allergic",
+        "allergy",
+        "allergies",
+        "过敏",
+        "react badly to",
+        "have an allergy to",
+    ),
     "lives_in": (
         "住在",
         "居住在",

@@ -190,6 +190,11 @@ def _dedupe(items: list[str]) -> list[str]:
     return out
 
 
+def class_type(noun: str) -> str | None:
+    """The entity type a "what <noun>" question asks for ("car" -> Thing), or None."""
+    return _answer_type(f"what {noun}", zh=False)
+
+
 def _answer_type(question: str, zh: bool) -> str | None:
     for pattern, answer_type in _ZH_ANSWER_TYPES if zh else _EN_ANSWER_TYPES:
         if pattern.search(question):

@@ -545,7 +545,21 @@ def pos_tag(text: str) -> list[tuple[str, str]]:
         ``(word, flag)`` pairs with jieba's ICTCLAS-style flags (n, v, nr, ns, eng ...).
     """
     _, tagger = _JIEBA.get()
-    return _merge_split_words([(pair.word, pair.flag) for pair in tagger.cut(text) if pair.word.strip()])
+    tagged = [(pair.word, pair.flag) for pair in tagger.cut(text) if pair.word.strip()]
+    tagged = [
+        (word, numeral_or_noun(word, flag, tagged[at - 1][0] if at else "")) for at, (word, flag) in enumerate(tagged)
+    ]
+    return _merge_split_words(tagged)
+
+
+_NUMERAL_CHARS = re.compile(r"[\d一二三四五六七八九十百千万亿两几零半多数第整俩仨０-９]")
+
+
+def numeral_or_noun(word: str, flag: str, before: str) -> str:
+    """A numeral tag on a word with no numeral in it, right after a count, is jieba's guess: 一包 | 大米 is a noun."""
+    counted = bool(_NUMERAL_CHARS.search(before))
+    numeral_free = len(word) > 1 and has_cjk(word) and not _NUMERAL_CHARS.search(word)
+    return "n" if flag == "m" and counted and numeral_free else flag
 
 
 def _merge_split_words(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -570,6 +584,17 @@ def _merge_split_words(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
         ):
             out.append((word + following[0], "nz"))
             i += 2
+            continue
+        if (
+            following is not None
+            and len(word) == 2
+            and word[0] == "我"
+            and flag == "r"
+            and following[0] in {"了", "过", "着"}
+            and word not in lexicon_words("zh", "first_person") | lexicon_words("zh", "group_first_person")
+        ):
+            out += [("我", "r"), (word[1], "v")]  # 我报了: the aspect marker says 报 is a verb, 我 its subject
+            i += 1
             continue
         out.append((word, flag))
         i += 1

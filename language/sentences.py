@@ -20,10 +20,12 @@ from elephant_broker.language.english import (
     third_person,
     word_classes,
 )
+from elephant_broker.language.lexicon import words
 from elephant_broker.language.segment import pos_tag, word_tag
 from elephant_broker.schemas.models import Fact
 
 _COPULAS = frozenset({"is", "are", "was", "were", "am"})
+_STATE_RELATIONS = words("en", "state_relations")
 _PARTICIPLES = {
     "born": "was", "raised": "was", "headquartered": "is", "based": "is", "located": "is", "married": "is",
     "employed": "is", "named": "is", "called": "is",
@@ -54,6 +56,8 @@ def _english(subject: str, predicate: str, obj: str, negated: bool) -> str:
         return f"{subject} has {article} {predicate}"  # not "Zoe inbox Zoe's inbox"
     if _is_english_noun(predicate):
         return f"{subject}'s {predicate} is {'not ' if negated else ''}{obj}"  # Jake's dog is Biscuit
+    if predicate.casefold() in _STATE_RELATIONS:
+        predicate = f"is {predicate}"  # Ann is allergic to penicillin, not "Ann allergic to"
     verb, _, rest = predicate.partition(" ")
     if verb in _PARTICIPLES:
         # "born in", "employed by" are passives: Frank Herbert was born in Tacoma.

@@ -178,6 +178,11 @@ ORG_SUFFIXES_EN: tuple[str, ...] = (
     "ministry", "academy", "society", "studio", "studios",
 )
 
+# "chess club", "piano lessons": what one goes to or does, said by its head (in lower case; a
+# capitalised "Riverside Chess Club" is an organisation).
+ACTIVITY_HEADS_EN: tuple[str, ...] = ("club", "class", "classes", "lessons", "practice", "training", "camp")
+_DETERMINERS_EN = frozenset({"my", "your", "his", "her", "our", "their", "its", "the", "a", "an", "this", "that"})
+
 PLACE_SUFFIXES_ZH: tuple[str, ...] = (
     "省", "市", "县", "区", "国", "城", "村", "路", "街", "镇", "州", "岛", "湾", "港",
     "山", "湖", "乡", "洲",
@@ -589,6 +594,8 @@ def _suffix_type(name: str) -> str | None:
             return PLACE
         return None
     words = name.casefold().split()
+    if len(words) >= 2 and words[-1] in ACTIVITY_HEADS_EN and name.islower() and words[0] not in _DETERMINERS_EN:
+        return ACTIVITY
     if len(words) >= 2 and (words[-1] in ORG_SUFFIXES_EN or words[0] in {"university", "bank"}):
         return ORGANIZATION
     if len(words) >= 2 and words[-1] in PLACE_SUFFIXES_EN:

@@ -185,3 +185,72 @@ def test_asked_how_things_are_now_the_latest_saying_answers(broker: Broker) -> N
         broker.remember(turn, speaker="Nadia")
     reply = broker.ask("which city do I live in now?", speaker="Nadia")
     assert reply.answered and (reply.value or "").startswith("Spokane"), reply.answer
+
+
+@pytest.mark.parametrize(
+    ("speaker", "turns", "question", "value"),
+    [
+        # 几点 asks for the clock, not the day the clock is on; a day, its time of day and clock are one value.
+        ("林悦", ["周六约了牙医，上午十点半"], "约牙医是几点？", "上午十点半"),
+        ("林悦", ["机票订好了，3月2号晚上9:40落地"], "我的航班几点落地？", "3月2号晚上9:40"),
+        # A code with a letter after its digits, a phone number in groups, an e-mail address, an amount.
+        ("Nadia", ["the boiler repair ticket is HX-3307-B, they'll call Monday"],
+         "what's the ticket number for the boiler?", "HX-3307-B"),
+        ("林悦", ["换了新号码，是 159 3380 1276"], "我的新号码是多少？", "159 3380 1276"),
+        ("Nadia", ["the landlord's email is m.okafor@lettings.co.uk"], "what's my landlord's email?",
+         "m.okafor@lettings.co.uk"),
+        ("Nadia", ["the mechanic quoted $2,380 for the gearbox"], "how much will the gearbox cost?", "$2,380"),
+    ],
+)  # fmt: skip
+def test_a_value_of_the_asked_shape_is_read_whole(
+    broker: Broker, speaker: str, turns: list[str], question: str, value: str
+) -> None:
+    for turn in turns:
+        broker.remember(turn, speaker=speaker)
+    reply = broker.ask(question, speaker=speaker)
+    assert reply.answered and reply.value == value, reply.answer
+
+
+def test_a_sentence_calling_the_asked_thing_old_does_not_answer(broker: Broker) -> None:
+    broker.remember("fyi my old work number 555-0100 is gone, don't use it", speaker="Nadia")
+    reply = broker.ask("what's my work number?", speaker="Nadia")
+    assert not reply.answered, reply.answer
+    assert broker.ask("what was my old work number?", speaker="Nadia").value == "555-0100"
+
+
+def test_a_job_held_before_is_no_answer_read_from_a_sentence(broker: Broker) -> None:
+    broker.remember("我表哥以前在顺丰当快递员", speaker="林悦")
+    reply = broker.ask("我表哥如今在哪上班？", speaker="林悦")
+    assert "顺丰" not in (reply.value or ""), reply.answer
+
+
+def test_an_open_question_is_answered_only_by_a_sentence_saying_its_verb(broker: Broker) -> None:
+    """听什么歌: a sentence about the same moment that says no listening is no answer."""
+    broker.remember("每天通勤路上都会先发会儿呆", speaker="林悦")
+    assert not broker.ask("我通勤路上听什么歌？", speaker="林悦").answered
+    broker.remember("然后听一遍《晴天》，百听不厌", speaker="林悦")
+    assert "晴天" in broker.ask("我通勤路上听什么歌？", speaker="林悦").value
+
+
+def test_a_named_thing_answers_before_its_class(broker: Broker) -> None:
+    broker.remember("sold the old Polo last week", speaker="Nadia")
+    broker.remember("finally got the new car! 2021 Kia Sportage in grey", speaker="Nadia")
+    reply = broker.ask("what car do I drive now?", speaker="Nadia")
+    assert reply.value == "Kia Sportage", reply.answer
+
+
+def test_every_item_one_subject_has_by_one_relation_is_listed(broker: Broker) -> None:
+    broker.remember("暑假我报了两个班：钢琴、书法", speaker="林悦")
+    broker.remember("还有一个美术班", speaker="林悦")
+    answer = broker.ask("我暑假报了哪些班？", speaker="林悦").value
+    assert all(item in answer for item in ("钢琴", "书法", "美术班")), answer
+    broker.remember("allergies for the school form: shellfish, and I react badly to ibuprofen", speaker="Nadia")
+    answer = broker.ask("what am I allergic to?", speaker="Nadia").value
+    assert "shellfish" in answer and "ibuprofen" in answer, answer
+
+
+def test_a_chain_of_roles_is_followed_to_the_name(broker: Broker) -> None:
+    broker.remember("my daughter's swim coach is Mrs. Okafor, very patient", speaker="Nadia")
+    broker.remember("btw Mrs. Okafor's husband Emeka fixed our gate", speaker="Nadia")
+    reply = broker.ask("what's the name of my daughter's swim coach's husband?", speaker="Nadia")
+    assert reply.answered and reply.value == "Emeka", reply.answer

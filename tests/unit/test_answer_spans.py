@@ -8,7 +8,11 @@ import pytest
 from elephant_broker.language.answer_spans import (
     answer_spans,
     asks_about_now,
+    asks_for_clock,
+    calls_old,
     category_word,
+    continues_previous,
+    has_clock,
     is_light_word,
     question_kind,
 )
@@ -20,6 +24,7 @@ from elephant_broker.language.corrections import (
     find_correction,
 )
 from elephant_broker.language.lexicon import data_file
+from elephant_broker.language.question import analyse_question
 from elephant_broker.language.relations import ended_relation, is_relation, started_employment
 from elephant_broker.schemas.models import Quintuple
 
@@ -48,7 +53,18 @@ def test_every_data_table_says_what_it_is_for() -> None:
     tables = (
         *ANSWERS["kinds"].values(),
         *ANSWERS["spans"].values(),
-        *(ANSWERS[name] for name in ("kind_nouns", "light_words", "category_words", "present_markers")),
+        *(
+            ANSWERS[name]
+            for name in (
+                "kind_nouns",
+                "light_words",
+                "category_words",
+                "present_markers",
+                "clock_questions",
+                "old_markers",
+                "continuation_openers",
+            )
+        ),
     )
     for table in (*tables, *RELATIONS.values()):
         assert table["doc"].strip()
@@ -70,6 +86,36 @@ def test_category_word_examples(language: str, example: dict[str, str]) -> None:
 )
 def test_present_marker_examples(language: str, example: dict[str, Any]) -> None:
     assert asks_about_now(example["question"], language) == example["present"]
+
+
+@pytest.mark.parametrize(
+    ("language", "example"),
+    [("en" if example["question"].isascii() else "zh", example) for example in ANSWERS["clock_questions"]["examples"]],
+)
+def test_clock_question_examples(language: str, example: dict[str, Any]) -> None:
+    assert asks_for_clock(example["question"], language) == example["clock"]
+
+
+@pytest.mark.parametrize(
+    ("language", "example"),
+    [("en" if example["question"].isascii() else "zh", example) for example in ANSWERS["old_markers"]["examples"]],
+)
+def test_old_marker_examples(language: str, example: dict[str, Any]) -> None:
+    keywords = analyse_question(example["question"]).keywords
+    assert calls_old(example["sentence"], example["question"], keywords, language) == example["old"]
+
+
+@pytest.mark.parametrize(
+    ("language", "example"),
+    [("en" if example["text"].isascii() else "zh", example) for example in ANSWERS["continuation_openers"]["examples"]],
+)
+def test_continuation_opener_examples(language: str, example: dict[str, Any]) -> None:
+    assert continues_previous(example["text"], language) == example["opens"]
+
+
+def test_a_clock_is_told_from_a_day() -> None:
+    assert has_clock("六点半") and has_clock("早上7:05") and has_clock("Friday at 3 pm")
+    assert not has_clock("下周三") and not has_clock("October 3rd")
 
 
 def test_light_words_tie_no_fact_to_a_question() -> None:
