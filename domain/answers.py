@@ -512,7 +512,8 @@ def compose_answer(
     ranked = [
         candidate
         for candidate in rank_answers(facts, anchors, analysis.answer_type, asked, _topic_words(analysis))
-        if is_of_kind(candidate, kind, analysis.answer_type, asked, analysis.answer_kind) and candidate.connected
+        if is_of_kind(candidate, kind, analysis.answer_type, asked, analysis.answer_kind, {a.id for a in anchors})
+        and candidate.connected
     ]
     if kind is None and category_word(question, analysis.language):
         # "What hotel am I staying at?": a thing of a class is asked; "10 days" is only how long.
@@ -521,8 +522,10 @@ def compose_answer(
         named = [candidate for candidate in ranked if not _only_the_class(candidate.name, question, analysis.language)]
         ranked = named or ranked
     anchor_ids = {entity.id for entity in anchors}
-    # 小周狗 叫 豆包: what bears the name the question gives is the thing asked about, no answer to it.
-    ranked = [candidate for candidate in ranked if not _only_named_by(candidate, anchor_ids)]
+    # 小周狗 叫 豆包: what bears the name the question gives is the thing asked about, no answer to it
+    # (unless its other name is what is asked: "what's Barty's real name?").
+    if kind != NAME:
+        ranked = [candidate for candidate in ranked if not _only_named_by(candidate, anchor_ids)]
     relatives = asked_relatives(question, asker)
     if relatives:
         # "What does my wife drink?": the asker's own facts do not answer for her.
@@ -690,6 +693,7 @@ def is_of_kind(
     answer_type: str | None,
     asked: frozenset[str] = frozenset(),
     class_asked: str | None = None,
+    anchor_ids: set[str] | frozenset[str] = frozenset(),
 ) -> bool:
     """Whether a candidate answer is of the kind the question asks for.
 
@@ -707,7 +711,11 @@ def is_of_kind(
     if kind == NAME:
         naming = next((fact for fact in candidate.support if is_relation(fact.predicate, "naming")), None)
         if naming is not None:
-            return naming.object_id == candidate.entity_id  # 猫 叫 年糕: the name is what it is called
+            # 猫 叫 年糕: the name is what it is called; asked by the other name ("Barty's real name"), the
+            # one it stands for is.
+            return naming.object_id == candidate.entity_id or (
+                naming.subject_id == candidate.entity_id and naming.object_id in anchor_ids
+            )
         if any(_names_relative(fact, candidate) for fact in candidate.support):
             return True  # 周宁 儿子 邵欣怡: the son is the person named, whatever a tagger makes of it
         return candidate.kind not in ("Activity", "Time", "Event") and is_proper_name(candidate.name)

@@ -420,7 +420,13 @@ def rank_facts(
         if relations & asked:
             keyword_bonus = 0.15  # 爱 in the question, 喜欢 on the fact: the same relation
         other_relation = bool(asked) and not relations & asked and fact.predicate_key in LEXICON_KEYS
-        if type_factor > 1.0 or (not other_relation and (keyword_bonus or similarity >= GROUNDED_SIMILARITY)):
+        # "What's Barty's real name?": a naming fact of what the question names gives the other name.
+        names_anchor = analysis.answer_kind == "Name" and is_relation(fact.predicate, "naming") and proximity > 0
+        if (
+            type_factor > 1.0
+            or names_anchor
+            or (not other_relation and (keyword_bonus or similarity >= GROUNDED_SIMILARITY))
+        ):
             grounded.add(fact.id)
         score = (
             proximity

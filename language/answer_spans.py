@@ -215,13 +215,18 @@ def answer_spans(sentence: str, kind: str, language: str) -> list[str]:
     return sorted(kept, key=lambda span: (span in named, gazetteer_type(span) == kind, len(span)), reverse=True)
 
 
+_FIRST_PERSON_WORDS = frozenset({"I", "I'm", "I've", "I'd", "I'll"})
+
+
 def _en_names(sentence: str) -> list[str]:
     names = []
     for match in _EN_NAME_RUN.finditer(sentence):
         words = match.group(0).split()
         # A sentence's first word and "I" are capitalised without being names.
-        while words and (words[0].casefold() in en.STOPWORDS or words[0] in {"I", "I'm", "I've", "I'd", "I'll"}):
+        while words and (words[0].casefold() in en.STOPWORDS or words[0] in _FIRST_PERSON_WORDS):
             words = words[1:]
+        while words and words[-1] in _FIRST_PERSON_WORDS:
+            words = words[:-1]  # "called Marisa I think": the name ends before "I"
         if words:
             names.append(" ".join(words).rstrip(".'’"))
     return names

@@ -72,6 +72,9 @@ def _signalled_value(text: str, language: str) -> Correction | None:
         for span in answer_spans(said, kind, language)
         if said.find(span) >= 0
     ]
+    if not values and language == "en" and (named := _EN_NAME_GIVEN.search(said)):
+        # "correction — it's Marisol lol": a name said as what it is.
+        values = [(named.start("name"), named.group("name"))]
     if not values:
         return None
     at, new = min(values, key=lambda found: (found[0], -len(found[1])))
@@ -81,8 +84,15 @@ def _signalled_value(text: str, language: str) -> Correction | None:
     old = None
     if denied:
         olds = [span for kind in ("Time", NUMBER) for span in answer_spans(denied.group("old"), kind, language)]
+        olds = olds or answer_spans(denied.group("old"), NAME, language)  # "it's Marisol, not Marisa"
         old = max(olds, key=len) if olds else None
     return Correction(_clean(new), old if old != new else None)
+
+
+_EN_NAME_GIVEN = re.compile(
+    r"^\W*(?:(?:it|that|he|she)(?:'s| is| was)|its|(?:the |his |her )?name(?:'s| is))"
+    r"\s+(?P<name>[A-Z][\w'’-]+(?:\s+[A-Z][\w'’-]+)?)"
+)
 
 
 @functools.cache

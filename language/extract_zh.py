@@ -82,6 +82,8 @@ LOCATIVE_PREPS = words("zh", "locative_prepositions")
 COMPLEMENTS = words("zh", "verb_complements")
 # Words jieba tags as something else but that act as verbs here.
 VERB_WORDS = words("zh", "verb_words")
+ADVERBIAL_ADJECTIVES = words("zh", "adverbial_adjectives")
+BARE_MEASURES = words("zh", "bare_measures")
 # Verbs whose complement may be a bare activity verb (喜欢游泳, 会开车).
 CATENATIVES = words("zh", "catenatives")
 # Objectless verbs whose place/organisation comes in a 在-phrase (在X工作).
@@ -341,8 +343,25 @@ def tag(clause: str) -> list[Tok]:
             tok.f = "d"
         elif tok.f == "ad" and k + 1 < len(toks) and (toks[k + 1].f[:1] == "v" or toks[k + 1].f == "p"):
             tok.f = "d"  # 正式从阿里离职, 认真学: an adjective used as an adverb before a verb or preposition
+        elif tok.w in BARE_MEASURES and k and toks[k - 1].f == "ASP" and k + 1 < len(toks):
+            tok.f = "m"  # 换了部手机: a measure word without its 一 counts, it names nothing
+        elif tok.w in ADVERBIAL_ADJECTIVES and k + 1 < len(toks) and toks[k + 1].f in {"v", "VERB"}:
+            tok.f = "d"  # 早订了房间, 多吃蔬菜: an adjective right before a verb says how or when
         elif tok.w in ASPECT and tok.f in {"ul", "ug", "uz", "t", "u"}:
             tok.f = "ASP"
+    return _chosen_as_said(toks)
+
+
+def _chosen_as_said(toks: list[Tok]) -> list[Tok]:
+    """我选的C1 is 我选的是C1: a verb's 的 before a name that ends the clause, with no copula, states it."""
+    if (
+        len(toks) >= 4
+        and toks[-2].w == "的"
+        and toks[-3].f in {"v", "VERB"}
+        and toks[-1].f in {"x_latin", "NAME", "nz", "nt"}
+        and not any(tok.f == "COP" for tok in toks)
+    ):
+        return [*toks[:-1], Tok("是", "COP"), toks[-1]]
     return toks
 
 
@@ -436,13 +455,20 @@ def _merge_dishes(toks: list[Tok]) -> list[Tok]:
 
 
 def _merge_latin(toks: list[Tok]) -> list[Tok]:
-    """Glue latin pieces jieba splits at a hyphen: GPT + - + 4 -> GPT-4."""
+    """Glue latin pieces jieba splits at a joiner: GPT + - + 4 -> GPT-4, li.ming@qq.com, zhou_piano88."""
     out: list[Tok] = []
     i = 0
     while i < len(toks):
         tok = toks[i]
-        if out and tok.w == "-" and i + 1 < len(toks) and is_latin(out[-1].w) and is_latin(toks[i + 1].w):
-            out[-1] = Tok(out[-1].w + "-" + toks[i + 1].w, out[-1].f)
+        if (
+            out
+            and tok.w in {"-", "_", ".", "@", "+"}
+            and i + 1 < len(toks)
+            and out[-1].w[-1:].isascii()
+            and out[-1].w[-1:].isalnum()
+            and is_latin(toks[i + 1].w)
+        ):
+            out[-1] = Tok(out[-1].w + tok.w + toks[i + 1].w, out[-1].f)
             i += 2
             continue
         out.append(tok)
@@ -2065,6 +2091,9 @@ def _is_time_clause(clause: str) -> bool:
     return clause.startswith("当") or clause.endswith(("的时候", "时候", "以后", "之后", "以前", "之前", "期间"))
 
 
+_BARE_KIN = tuple(sorted(words("zh", "bare_kin"), key=len, reverse=True))
+
+
 def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     """Read the triples of one Chinese sentence.
 
@@ -2076,6 +2105,8 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
         Draft triples, link facts attached as extras.
     """
     text = _listed_in_place(sentence.strip().rstrip("。！？!?；;.~～…"))
+    if ctx.speaker_given and text.startswith(_BARE_KIN) and not text.startswith(tuple(FIRST_PERSON)):
+        text = "我" + text  # 儿子的钢琴老师是周老师, said in chat: the speaker's son
     if text.startswith(REQUEST_STARTS):
         return []
     state = State(subjects=[], valid_from=None, hedged=False)

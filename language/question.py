@@ -65,8 +65,8 @@ _ZH_ANSWER_TYPES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             _types.ACTIVITY,
         ),
         (
-            r"(?:什么|哪(?:辆|台|部|款|个|种|把|些))(?:牌子的)?(?:车|汽车|相机|乐器|琴)"
-            r"|(?:开|骑)(?:的是)?什么|(?:车|相机|乐器)(?:是|叫)?(?:什么|哪)",
+            r"(?:什么|哪(?:辆|台|部|款|个|种|把|些))(?:牌子的)?(?:车|汽车|相机|乐器|琴|手机|电脑|笔记本|平板)"
+            r"|(?:开|骑)(?:的是)?什么|(?:车|相机|乐器|手机|电脑|笔记本|平板)(?:是|叫)?(?:什么|哪)(?:型号|牌子|款)?",
             _types.THING,
         ),
         (
@@ -102,7 +102,8 @@ _EN_ANSWER_TYPES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (
             r"\b(?:what|which) (?:kinds? of |types? of |brands? of |models? of |make of )?(?:cars?|vehicles?|"
-            r"cameras?|bikes?|motorbikes?|instruments?)\b|\bwhat (?:do|does|did) .{1,30}?\bdrive\b",
+            r"cameras?|bikes?|motorbikes?|instruments?|phones?|laptops?|tablets?)\b"
+            r"|\bwhat (?:do|does|did) .{1,30}?\bdrive\b",
             _types.THING,
         ),
         (r"\b(?:what|which) (?:tools?|software|framework|app|platform|database|library|editor)\b", _types.TOOL),

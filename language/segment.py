@@ -590,10 +590,10 @@ def _merge_split_words(tagged: list[tuple[str, str]]) -> list[tuple[str, str]]:
             and len(word) == 2
             and word[0] == "我"
             and flag == "r"
-            and following[0] in {"了", "过", "着"}
+            and following[0] in {"了", "过", "着", "的"}
             and word not in lexicon_words("zh", "first_person") | lexicon_words("zh", "group_first_person")
         ):
-            out += [("我", "r"), (word[1], "v")]  # 我报了: the aspect marker says 报 is a verb, 我 its subject
+            out += [("我", "r"), (word[1], "v")]  # 我报了 / 我报的: what follows says 报 is a verb, 我 its subject
             i += 1
             continue
         out.append((word, flag))

@@ -254,3 +254,29 @@ def test_a_chain_of_roles_is_followed_to_the_name(broker: Broker) -> None:
     broker.remember("btw Mrs. Okafor's husband Emeka fixed our gate", speaker="Nadia")
     reply = broker.ask("what's the name of my daughter's swim coach's husband?", speaker="Nadia")
     assert reply.answered and reply.value == "Emeka", reply.answer
+
+
+def test_asked_by_the_other_name_the_name_it_stands_for_answers(broker: Broker) -> None:
+    broker.remember("my uncle Bartholomew is in town, everyone calls him Barty", speaker="Nadia")
+    reply = broker.ask("what's Barty's real name?", speaker="Nadia")
+    assert reply.answered and reply.value == "Bartholomew", reply.answer
+
+
+def test_a_name_corrected_in_the_next_turn_is_the_answer(broker: Broker) -> None:
+    broker.remember("the new tutor is called Marisa I think", speaker="Nadia")
+    broker.remember("correction — it's Marisol lol, not Marisa", speaker="Nadia")
+    reply = broker.ask("what's the new tutor's name?", speaker="Nadia")
+    assert reply.answered and reply.value == "Marisol", reply.answer
+
+
+def test_a_device_model_is_the_name_of_the_device(broker: Broker) -> None:
+    broker.remember("刚换了部Pixel 8 Pro，黑色的", speaker="林悦")
+    reply = broker.ask("我的手机是哪款？", speaker="林悦")
+    assert reply.answered and reply.value == "Pixel 8 Pro", reply.answer
+
+
+def test_a_relative_said_bare_in_chat_is_the_speakers(broker: Broker) -> None:
+    broker.remember("儿子的钢琴老师是周老师", speaker="林悦")
+    broker.remember("周老师的微信号是zhou_piano88", speaker="林悦")
+    reply = broker.ask("我儿子钢琴老师的微信号是多少？", speaker="林悦")
+    assert reply.answered and "zhou_piano88" in reply.value, reply.answer
