@@ -52,10 +52,11 @@ from elephant_broker.language.filters import is_non_factual
 from elephant_broker.language.names import fold_text, is_mentioned
 from elephant_broker.language.predicates import predicate_key
 from elephant_broker.language.pronouns import resolve_first_person
+from elephant_broker.language.question import class_type
 from elephant_broker.language.relations import is_relation
 from elephant_broker.language.sentences import sentence_of
 from elephant_broker.language.times import resolve_relative_time, said_at
-from elephant_broker.language.types import PERSON_ROLES, guess_type, is_time
+from elephant_broker.language.types import PERSON_ROLES, class_of_word, guess_type, is_time, thing_class
 from elephant_broker.prompts.answerer import ANSWER_SYSTEM, ANSWER_USER
 from elephant_broker.providers.chat_models import ModelError, ask_model
 from elephant_broker.schemas.models import (
@@ -515,6 +516,17 @@ def compose_answer(
         if is_of_kind(candidate, kind, analysis.answer_type, asked, analysis.answer_kind, {a.id for a in anchors})
         and candidate.connected
     ]
+    asked_class = next(
+        (
+            found
+            for word in (category_word(question, analysis.language), *analysis.keywords)
+            if (found := class_of_word(word or ""))
+        ),
+        None,
+    )
+    if asked_class is not None:
+        # 我用什么手机: a car (宝马) is a thing of another class, no answer about a phone.
+        ranked = [candidate for candidate in ranked if thing_class(candidate.name) in (None, asked_class)]
     if kind is None and category_word(question, analysis.language):
         # "What hotel am I staying at?": a thing of a class is asked; "10 days" is only how long.
         ranked = [candidate for candidate in ranked if not _QUANTITY.fullmatch(candidate.name.strip())]
@@ -970,6 +982,8 @@ def read_from_episodes(
     through_role = relative_of_relative(question, relatives) if relatives else None
     about_asker = asker in analysis.entities or asker in about
     category = category_word(question, analysis.language)
+    # "the name of the brewery": a name asked of a class (not "what name", whose class is the name itself)
+    named_class = category if kind == NAME and category and not is_kind_noun(category, analysis.language) else None
     keywords = [
         word
         for word in analysis.keywords
@@ -1011,6 +1025,8 @@ def read_from_episodes(
                 continue
             if calls_old(sentence, question, keywords, analysis.language):
                 continue  # "the old work email … is dead" says what it was, not what it is
+            if sentence.rstrip().endswith((":", "：")):
+                continue  # "grocery run later:" only leads into what the next sentence says
             if kind == STATE or (open_question and not listing):
                 if verb is not None and not _says_verb(sentence, verb, chinese):
                     continue  # 听什么歌: a sentence about the commute that says no listening is no answer
@@ -1024,8 +1040,17 @@ def read_from_episodes(
                     if not is_mentioned(span, question)
                     and span not in (asker, episode.speaker)
                     and span not in not_answers
-                    # which city: a name that is plainly an organisation (… Labs, 科技) is none
-                    and not (analysis.answer_kind == "Place" and guess_type(span) == "Organization")
+                    # which city: a name that is plainly an organisation (… Labs, 科技) or a person is none
+                    and not (analysis.answer_kind == "Place" and guess_type(span) in ("Organization", "Person"))
+                    # the name of the brewery: a city said beside it names no brewery
+                    and not (
+                        kind == NAME
+                        and named_class
+                        and class_type(named_class) != "Place"
+                        and guess_type(span) == "Place"
+                    )
+                    # ... nor a name in a sentence that never says "brewery"
+                    and not (kind == NAME and named_class and not _says_class(sentence, named_class, chinese))
                     and (not own_name or span in named_after_naming_word(sentence, analysis.language))
                 ]
                 if kind == "Time" and asks_for_clock(question, analysis.language):
@@ -1079,6 +1104,13 @@ def _turn_before(episode: Episode, episodes: Sequence[Episode]) -> str:
         and said_at(other.time, other.created_at) < said
     ]
     return max(earlier, key=lambda other: said_at(other.time, other.created_at)).text if earlier else ""
+
+
+def _says_class(sentence: str, category: str, chinese: bool) -> bool:
+    """Whether a sentence says the class a name is asked of ("the brewery", 那家店)."""
+    if chinese:
+        return category in sentence
+    return english.singular(category) in {english.singular(word) for word in english.words(sentence.casefold())}
 
 
 def _says_verb(sentence: str, verb: str, chinese: bool) -> bool:

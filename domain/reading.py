@@ -49,6 +49,7 @@ from elephant_broker.language.corrections import (
     added_statement,
     corrected_statement,
     find_addition,
+    find_additions,
     find_correction,
     same_shape,
     without_article,
@@ -173,24 +174,26 @@ def read_with_rules(text: str, speaker: str, preceding: str | None = None) -> li
     """
     correction = find_correction(text)
     # An addition to an addition ("蟹也不行" after "还有猕猴桃") has lost what both add to.
-    item = find_addition(text) if correction is None and preceding and find_addition(preceding) is None else None
-    if item is not None and preceding:
+    items = find_additions(text) if correction is None and preceding and find_addition(preceding) is None else []
+    if items and preceding:
         # "oh and kiwis too" after "I'm allergic to hazelnuts": allergic to kiwis as well.
         before = extract_with_rules(preceding, speaker)
         # An item added to a list joins the list ("买点东西：排骨、青菜" / "还有酱油"), not the
         # place the list was bought at: objects that share their relation with another come first.
         relations = Counter((quintuple.subject, quintuple.predicate) for quintuple in before)
         before.sort(key=lambda quintuple: relations[(quintuple.subject, quintuple.predicate)] < 2)
-        statement = added_statement(preceding, item, [quintuple.object for quintuple in before])
-        if statement is not None:
-            core = without_article(item)
-            added = [
-                quintuple
-                for quintuple in extract_with_rules(statement, speaker)
-                if quintuple.object.endswith(core) or core.endswith(quintuple.object)
-            ]
-            if added:
-                return added
+        added: list[Quintuple] = []
+        for item in items:  # "also shellfish. and latex too": each sentence adds one
+            statement = added_statement(preceding, item, [quintuple.object for quintuple in before])
+            if statement is not None:
+                core = without_article(item)
+                added += [
+                    quintuple
+                    for quintuple in extract_with_rules(statement, speaker)
+                    if quintuple.object.endswith(core) or core.endswith(quintuple.object)
+                ]
+        if added:
+            return added
     if correction is None:
         if preceding and refers_back(text):
             # "her name's Ines" after "my cousin lives in Porto": read on from the turn before, so

@@ -79,8 +79,10 @@ def _signalled_value(text: str, language: str) -> Correction | None:
         return None
     at, new = min(values, key=lambda found: (found[0], -len(found[1])))
     lead = _signal(language).sub("", said[:at]) if language == "zh" else ""
-    if language == "zh" and len(re.sub(r"[\s，,：:。！!~是应该我了]", "", lead)) > 2:
-        return None  # 其实是这样的，他明天来: the value must follow the signal (其实是九月初九, 打错了，应该是C305)
+    # 其实是这样的，他明天来: the value must follow the signal (其实是九月初九, 打错了，应该是C305), or be
+    # what something now is (不对，前天刚换过，现在是 X).
+    if language == "zh" and len(re.sub(r"[\s，,：:。！!~是应该我了]", "", lead)) > 2 and not _NOW_IS.search(lead):
+        return None
     old = None
     if denied:
         olds = [span for kind in ("Time", NUMBER) for span in answer_spans(denied.group("old"), kind, language)]
@@ -88,6 +90,8 @@ def _signalled_value(text: str, language: str) -> Correction | None:
         old = max(olds, key=len) if olds else None
     return Correction(_clean(new), old if old != new else None)
 
+
+_NOW_IS = re.compile(r"[，,]\s*(?:现在|如今|新的|已经)(?:是|为|改成了?|换成了?)\s*$")
 
 _EN_NAME_GIVEN = re.compile(
     r"^\W*(?:(?:it|that|he|she)(?:'s| is| was)|its|(?:the |his |her )?name(?:'s| is))"
@@ -157,12 +161,30 @@ def find_addition(text: str) -> str | None:
         item = _clean(match.group("new"))
         if language == "zh":
             item = _ZH_COUNT.sub("", item)  # 还有一本英语小说: the count is no part of the item
+        else:
+            item = re.sub(r"(?i)^(?:[a-z]+ly\s+)+", "", item)  # "and apparently latex too": the adverb says how sure
         if item and not _says_something(item, language):
             return item
     return None
 
 
 _ZH_COUNT = re.compile(r"^[一两二三四五六七八九十几\d]+[门个只台本件条位种样份张双杯瓶袋盒]")
+
+
+def find_additions(text: str) -> list[str]:
+    """Every item a turn adds, one per sentence ("also shellfish. and latex too"), in order; [] for other turns."""
+    first = find_addition(text)
+    if first is None:
+        return []
+    items = [first]
+    for sentence in _SENTENCE_BREAK.split(text)[1:]:
+        item = find_addition(sentence)
+        if item is not None and item not in items:
+            items.append(item)
+    return items
+
+
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?。！？])\s*")
 
 
 def _says_something(phrase: str, language: str) -> bool:

@@ -148,6 +148,9 @@ _LIST_NUMBER = re.compile(r"^\s*\d{1,2}\s*[、.．]\s*(?!\d)")
 _ZH_PUNCT = re.compile(r"[，,。；;：:！!？?、\s]")
 
 
+_OWNED_ROLE = re.compile(r"(?:my|our|his|her|their) (?P<role>[a-z]+(?:-[a-z]+)*)", re.IGNORECASE)
+
+
 def _without_name_asides(sentence: str) -> str:
     """Drop the bracketed asides that follow a name or a number, keep those after a common noun.
 
@@ -159,6 +162,9 @@ def _without_name_asides(sentence: str) -> str:
     def aside(match: re.Match[str]) -> str:
         if not match.group(1)[:1].isupper():
             return match.group()
+        role = _OWNED_ROLE.fullmatch(match.group(2).strip(" ()"))
+        if role and role.group("role").casefold() in _types.PERSON_ROLES:
+            return f"{role.group(0)} {match.group(1)}"  # "Ines (my cousin) got the job": my cousin Ines got it
         participle = _PARTICIPLE_ASIDE.fullmatch(match.group(2))
         return f"{match.group(1)}, {participle.group(1)}," if participle else match.group(1)
 

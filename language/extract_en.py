@@ -1033,6 +1033,10 @@ def _tail_relations(
                 if base in CESSATION_VERBS | {"leave"} and head in JOB_NOUNS and lw in {"at", "with", "for"}:
                     wording = f"work {lw}" if not neg else f"works {lw}"
                     drafts += _emit(subjects, wording, objects, not neg, conf, valid_from, ctx, f"work {lw}")
+                elif base in {"get", "land", "start", "take"} and head in JOB_NOUNS and lw in {"at", "with"}:
+                    # "got the job at Figma", "landed a role at Mozilla": works there now.
+                    wording = f"work {lw}" if neg else f"works {lw}"
+                    drafts += _emit(subjects, wording, objects, neg, conf, valid_from, ctx, f"work {lw}")
                 elif base == "do" and head in JOB_NOUNS and lw in {"at", "for"}:
                     # "doing freelance work for Quillon Press": the one the work is done for is the employer.
                     wording = f"work {lw}" if neg else f"works {lw}"

@@ -102,7 +102,7 @@ _EN_ANSWER_TYPES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         ),
         (
             r"\b(?:what|which) (?:kinds? of |types? of |brands? of |models? of |make of )?(?:cars?|vehicles?|"
-            r"cameras?|bikes?|motorbikes?|instruments?|phones?|laptops?|tablets?)\b"
+            r"cameras?|bikes?|motorbikes?|instruments?)\b"
             r"|\bwhat (?:do|does|did) .{1,30}?\bdrive\b",
             _types.THING,
         ),

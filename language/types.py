@@ -156,6 +156,47 @@ THINGS: frozenset[str] = frozenset(
         "萨克斯", "尤克里里", "口琴", "电子琴",
     }
 )
+# What kind of thing a known product is: a car answers no question about a phone ("我用什么手机" is
+# not answered by 宝马). Keys are the classes, with the words a question names them by.
+THING_CLASSES: dict[str, frozenset[str]] = {
+    "car": frozenset({
+        "toyota", "corolla", "camry", "prius", "honda", "civic", "bmw", "mercedes", "audi", "volkswagen", "vw",
+        "ford", "mustang", "tesla", "model 3", "model y", "porsche", "volvo", "subaru", "nissan", "hyundai", "kia",
+        "mazda", "lexus", "jeep", "byd", "丰田", "本田", "宝马", "奔驰", "奥迪", "特斯拉",
+        "比亚迪", "保时捷", "沃尔沃", "蔚来",
+    }),
+    "camera": frozenset({"nikon", "canon", "fujifilm", "leica", "gopro", "尼康", "佳能", "徕卡", "索尼相机"}),
+    "computer": frozenset({"macbook", "macbook pro", "macbook air", "thinkpad"}),
+    "phone": frozenset({"iphone", "苹果手机", "华为手机"}),
+    "instrument": frozenset({
+        "piano", "guitar", "violin", "cello", "drums", "flute", "saxophone", "trumpet", "ukulele", "harp", "clarinet",
+        "钢琴", "吉他", "小提琴", "大提琴", "架子鼓", "长笛", "笛子", "二胡", "古筝", "琵琶",
+        "萨克斯", "尤克里里", "口琴", "电子琴",
+    }),
+}  # fmt: skip
+CLASS_WORDS: dict[str, frozenset[str]] = {
+    "car": frozenset({"car", "cars", "vehicle", "车", "汽车"}),
+    "camera": frozenset({"camera", "cameras", "相机"}),
+    "computer": frozenset({"laptop", "laptops", "computer", "电脑", "笔记本", "笔记本电脑"}),
+    "phone": frozenset({"phone", "phones", "手机"}),
+    "instrument": frozenset({"instrument", "instruments", "乐器", "琴"}),
+}
+
+
+def thing_class(name: str) -> str | None:
+    """The class of a known product (宝马 -> car; "ThinkPad X1 Carbon" -> computer, by its first words), else None."""
+    folded = " ".join(name.casefold().split())
+    for kind, names in THING_CLASSES.items():
+        if folded in names or any(folded.startswith(f"{known} ") for known in names if known.isascii()):
+            return kind
+    return None
+
+
+def class_of_word(word: str) -> str | None:
+    """The product class a question's class word names (手机 -> phone), else None."""
+    return next((kind for kind, words_ in CLASS_WORDS.items() if word.casefold() in words_), None)
+
+
 _GERUND_NOUNS: frozenset[str] = frozenset(
     {
         "building", "wedding", "morning", "evening", "meeting", "ceiling", "clothing", "housing",

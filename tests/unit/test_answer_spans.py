@@ -21,6 +21,7 @@ from elephant_broker.language.corrections import (
     added_statement,
     corrected_statement,
     find_addition,
+    find_additions,
     find_correction,
 )
 from elephant_broker.language.lexicon import data_file
@@ -111,6 +112,11 @@ def test_old_marker_examples(language: str, example: dict[str, Any]) -> None:
 )
 def test_continuation_opener_examples(language: str, example: dict[str, Any]) -> None:
     assert continues_previous(example["text"], language) == example["opens"]
+
+
+def test_each_sentence_of_a_turn_may_add_an_item() -> None:
+    assert find_additions("also kiwis. and apparently mango too, found out last week") == ["kiwis", "mango"]
+    assert find_additions("I started Italian too") == []
 
 
 def test_a_clock_is_told_from_a_day() -> None:
