@@ -509,11 +509,12 @@ def compose_answer(
             return _with_reasons(value, [*lead, timed[0]], chinese)
 
     asked = asked_relations(analysis)
+    anchor_ids = {entity.id for entity in anchors}
     # An answer is about what the question names: Melanie's race says nothing of Caroline's.
     ranked = [
         candidate
         for candidate in rank_answers(facts, anchors, analysis.answer_type, asked, _topic_words(analysis))
-        if is_of_kind(candidate, kind, analysis.answer_type, asked, analysis.answer_kind, {a.id for a in anchors})
+        if is_of_kind(candidate, kind, analysis.answer_type, asked, analysis.answer_kind, anchor_ids)
         and candidate.connected
     ]
     asked_class = next(
@@ -533,7 +534,6 @@ def compose_answer(
         # "What car …?": "new car" only says it is one; a name that says which one answers first.
         named = [candidate for candidate in ranked if not _only_the_class(candidate.name, question, analysis.language)]
         ranked = named or ranked
-    anchor_ids = {entity.id for entity in anchors}
     # 小周狗 叫 豆包: what bears the name the question gives is the thing asked about, no answer to it
     # (unless its other name is what is asked: "what's Barty's real name?").
     if kind != NAME:
@@ -656,10 +656,9 @@ def _names_asked_class(name: str, question: str, language: str) -> bool:
     category = category_word(question, language)
     if not category:
         return False
-    if language == "zh":
-        return len(category) > 1 and category in name
-    said = {english.singular(word.casefold()) for word in english.words(name)}
-    return english.singular(category.casefold()) in said
+    if language == "zh" and len(category) < 2:
+        return False
+    return _says_class(name, category, language == "zh")
 
 
 def _only_the_class(name: str, question: str, language: str) -> bool:
@@ -1043,14 +1042,14 @@ def read_from_episodes(
                     # which city: a name that is plainly an organisation (… Labs, 科技) or a person is none
                     and not (analysis.answer_kind == "Place" and guess_type(span) in ("Organization", "Person"))
                     # the name of the brewery: a city said beside it names no brewery
+                    # (nor any name in a sentence that never says "brewery")
                     and not (
-                        kind == NAME
-                        and named_class
-                        and class_type(named_class) != "Place"
-                        and guess_type(span) == "Place"
+                        named_class
+                        and (
+                            not _says_class(sentence, named_class, chinese)
+                            or (class_type(named_class) != "Place" and guess_type(span) == "Place")
+                        )
                     )
-                    # ... nor a name in a sentence that never says "brewery"
-                    and not (kind == NAME and named_class and not _says_class(sentence, named_class, chinese))
                     and (not own_name or span in named_after_naming_word(sentence, analysis.language))
                 ]
                 if kind == "Time" and asks_for_clock(question, analysis.language):
@@ -1110,7 +1109,8 @@ def _says_class(sentence: str, category: str, chinese: bool) -> bool:
     """Whether a sentence says the class a name is asked of ("the brewery", 那家店)."""
     if chinese:
         return category in sentence
-    return english.singular(category) in {english.singular(word) for word in english.words(sentence.casefold())}
+    said = {english.singular(word) for word in english.words(sentence.casefold())}
+    return english.singular(category.casefold()) in said
 
 
 def _says_verb(sentence: str, verb: str, chinese: bool) -> bool:
