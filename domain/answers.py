@@ -23,7 +23,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from elephant_broker.domain.evidence import EXTRACT_FROM, MENTION_LINK_WEIGHT, affirmed_relations, asked_relations
+from elephant_broker.domain.evidence import (
+    EXTRACT_FROM,
+    MENTION_LINK_WEIGHT,
+    affirmed_relations,
+    asked_relations,
+    relations_of,
+)
 from elephant_broker.domain.retrieval import ANSWER, reciprocal_rank_fusion
 from elephant_broker.language import english
 from elephant_broker.language.answer_spans import (
@@ -34,6 +40,7 @@ from elephant_broker.language.answer_spans import (
     NUMBER,
     REASON,
     STATE,
+    addresses_someone,
     answer_spans,
     asked_verb,
     asks_about_now,
@@ -44,14 +51,16 @@ from elephant_broker.language.answer_spans import (
     has_clock,
     is_kind_noun,
     is_light_word,
+    is_said_of,
     named_after_naming_word,
     strip_lead_in,
+    without_address,
 )
 from elephant_broker.language.extract import split_sentences
 from elephant_broker.language.filters import is_non_factual
 from elephant_broker.language.names import fold_text, is_mentioned
 from elephant_broker.language.predicates import predicate_key
-from elephant_broker.language.pronouns import resolve_first_person
+from elephant_broker.language.pronouns import resolve_first_person, speaks_of_self, speaks_to_listener
 from elephant_broker.language.question import class_type
 from elephant_broker.language.relations import is_relation
 from elephant_broker.language.sentences import sentence_of
@@ -494,18 +503,24 @@ def compose_answer(
     }
     if not facts:
         read = read_from_episodes(analysis, question, asker, episodes, about, called, ways)
+        read = read or quote_closest(analysis, asker, episodes, about)
         return read or abstain(chinese, "nothing_found" if not episodes else _no_kind(kind))
     if analysis.intent == "yes_no":
         linked_ids = {entity.id for entity in linked or anchors}
         return _answer_yes_no(question, facts, linked_ids, chinese, lead, _relation_words(analysis) or None)
     if analysis.answer_type == "Time":
-        timed = [fact for fact in facts if fact.valid_from or fact.schedule]
+        # "When did she join a gym?": the time of her donation, said in another turn, is none.
+        timed = [
+            fact
+            for fact in facts
+            if (fact.valid_from or fact.schedule) and _said_about_the_topic(fact, analysis, question, episodes)
+        ]
         if timed:
             best_timed = timed[0]
             value = best_timed.schedule or best_timed.valid_from or ""
             if best_timed.object_type == "Time":
                 # "appointment | Thursday" at 2:30: the day is the object, the hour its schedule.
-                value = " ".join(part for part in (best_timed.object, best_timed.schedule) if part)
+                value = " ".join(part for part in (_dated_object(best_timed, episodes), best_timed.schedule) if part)
             return _with_reasons(value, [*lead, timed[0]], chinese)
 
     asked = asked_relations(analysis)
@@ -538,6 +553,14 @@ def compose_answer(
     # (unless its other name is what is asked: "what's Barty's real name?").
     if kind != NAME:
         ranked = [candidate for candidate in ranked if not _only_named_by(candidate, anchor_ids)]
+    if kind == "Time" or kind is None and analysis.intent in ("lookup", "list"):
+        # "What does she love about camping?": what she loves, read from words about something else
+        # (her bowl, helping people), is no answer, nor is "when" a time said of another thing: an
+        # answer's fact must come from words about the topic.
+        topical = [candidate for candidate in ranked if _read_from_the_topic(candidate, analysis, question, episodes)]
+        # Items added in the turns after ("oh, and latex too", "and the cooler") need not repeat what they add to.
+        added = _added_after(ranked, topical, episodes)
+        ranked = [candidate for candidate in ranked if candidate in topical or candidate in added]
     relatives = asked_relatives(question, asker)
     if relatives:
         # "What does my wife drink?": the asker's own facts do not answer for her.
@@ -562,8 +585,10 @@ def compose_answer(
             return Composed(text, links, support=[*lead, *chain])
         # The evidence is about the right things but names nothing of the kind asked
         # for (a city when an employer is asked): a sentence may say it; else abstain.
-        return read_from_episodes(analysis, question, asker, episodes, about, called, ways) or abstain(
-            chinese, "wrong_kind"
+        return (
+            read_from_episodes(analysis, question, asker, episodes, about, called, ways)
+            or quote_closest(analysis, asker, episodes, about)
+            or abstain(chinese, "wrong_kind")
         )
     if asked:
         # A fact stating the very relation asked (moved to ~ lives in) outranks one that only
@@ -583,7 +608,7 @@ def compose_answer(
         if read is not None:
             return read
         # Nothing says it: the fact about the race is no answer to what was realised after it.
-        return abstain(chinese, "wrong_kind")
+        return quote_closest(analysis, asker, episodes, about) or abstain(chinese, "wrong_kind")
     limit = 5 if analysis.intent == "list" else 3
     # Several answers only when they are parallel: reached through the same relation
     # as the best one (会说日语 and 会说韩语), not merely scored close to it.
@@ -618,7 +643,10 @@ def compose_answer(
     supporting: list[Fact] = list(lead)
     for candidate in answers:
         supporting.extend(fact for fact in candidate.support if fact not in supporting)
-    names = ("、" if chinese else ", ").join(_answer_phrase(candidate) for candidate in answers)
+    names = ("、" if chinese else ", ").join(
+        _dated(_answer_phrase(candidate), candidate, episodes) if kind == "Time" else _answer_phrase(candidate)
+        for candidate in answers
+    )
     if analysis.intent == "recommend":
         reasons = _join([sentence_of(fact) for fact in supporting[:MAX_REASONS]], chinese)
         text = f"建议用 {names}。依据：{reasons}。" if chinese else f"Use {names}. Based on memory: {reasons}."
@@ -648,6 +676,45 @@ def _states_asked_relation(
         or fact.object_id == candidate.entity_id
         and _names_asked_class(fact.object, question, analysis.language)
         for fact in candidate.support
+    )
+
+
+def _read_from_the_topic(
+    candidate: AnswerCandidate, analysis: QuestionAnalysis, question: str, episodes: Sequence[Episode]
+) -> bool:
+    """Whether the episode the fact a candidate rests on was read from is about what the question asks."""
+    first = candidate.support[:1]
+    return not first or _said_about_the_topic(first[0], analysis, question, episodes)
+
+
+def _said_about_the_topic(fact: Fact, analysis: QuestionAnalysis, question: str, episodes: Sequence[Episode]) -> bool:
+    """Whether the episode a fact was read from says half of what else the question asks about.
+
+    The words the fact itself states (its relation: hate ~ can't stand) and the class the
+    answer names (which herb) are not looked for; a fact whose episode is not among those
+    cited cannot show it was said about the topic.
+    """
+    predicate = fold_text(fact.predicate)
+    stated = relations_of(fact)
+    category = (category_word(question, analysis.language) or "").casefold()
+    # Words the episode must say half of; the class counts only when said, the fact's own relation not at all.
+    needed = [
+        word
+        for word in _topic_words(analysis)
+        if word.casefold() != category
+        and predicate_key(word) not in stated
+        and fold_text(word) not in predicate
+        and english.lemma(word.casefold()) not in predicate
+        and not (analysis.language == "zh" and len(word) < 2)  # 什么花: one character says little
+    ]
+    if not needed:
+        return True
+    chinese = analysis.language == "zh"
+    return any(
+        _shared_words(episode.corrected_to or episode.text, [*needed, *([category] if category else [])], chinese)
+        >= len(needed) / 2
+        for episode in episodes
+        if episode.id in fact.episode_ids
     )
 
 
@@ -1015,7 +1082,10 @@ def read_from_episodes(
             continue
         # "然后听一遍…" goes on from the turn before: that turn's words are the sentence's setting.
         setting = _turn_before(episode, episodes) if continues_previous(episode.text, analysis.language) else ""
-        for sentence in split_sentences(episode.corrected_to or episode.text):
+        sentences = split_sentences(episode.corrected_to or episode.text)
+        whole_turn = " ".join(sentences) if kind == "Time" and len(sentences) > 1 else None
+        # "I gave a talk at a school. It was last week.": the turn says when when no one sentence does.
+        for sentence in [*sentences, *([whole_turn] if whole_turn else [])]:
             if not _shares_words(f"{setting} {sentence}" if setting else sentence, keywords, chinese, share):
                 continue
             if is_non_factual(sentence) not in (None, "emotion"):
@@ -1054,6 +1124,8 @@ def read_from_episodes(
                 ]
                 if kind == "Time" and asks_for_clock(question, analysis.language):
                     spans.sort(key=has_clock, reverse=True)  # 几点: 六点半, not the day it is on
+                if sentence is whole_turn and len(set(spans)) != 1:
+                    spans = []  # a turn with two times does not say which one is asked
                 value = spans[0] if spans else ""
                 if kind == "Time" and value:
                     # "yesterday", said on 8 May 2023, answers "when" as 7 May 2023.
@@ -1072,6 +1144,70 @@ def read_from_episodes(
 
             return Composed(text, value, sources=[episode])
     return None
+
+
+def quote_closest(
+    analysis: QuestionAnalysis,
+    asker: str,
+    episodes: Sequence[Episode],
+    about: Sequence[str] = (),
+) -> Composed | None:
+    """Quote what the person asked about said closest to an open question, when it was they who said it.
+
+    An open question ("what did Caroline research?", "why …", "how did she feel …") has no
+    span of a kind to look for, and the sentence that answers it need not repeat two thirds
+    of its words. The sentence of the cited episodes that shares the most of the question's
+    content words is taken; it answers, quoted, only when it is about whom the question
+    names (said by them, or naming them other than by addressing them) — when the closest
+    words are someone else's (her charity race, asked of her friend), memory does not say.
+    """
+    kind = answer_kind(analysis)
+    if not (kind in CLAUSE_KINDS or (kind is None and analysis.intent in ("lookup", "list"))):
+        return None
+    names = [name for name in dict.fromkeys([*analysis.entities, *about]) if name != asker]
+    if asker and (asker in analysis.entities or asker in about):
+        names = [*names, asker]
+    if not names:
+        return None
+    chinese = analysis.language == "zh"
+    keywords = _topic_words(analysis)
+    best: tuple[int, str, Episode] | None = None
+    for episode in episodes[:EXTRACT_FROM]:
+        for sentence in split_sentences(episode.corrected_to or episode.text):
+            shared = _shared_words(sentence, keywords, chinese)
+            if shared and (best is None or shared > best[0]):
+                best = (shared, sentence, episode)  # the best-ranked episode first on a tie
+    if best is None:
+        return None
+    shared, sentence, episode = best
+    if shared < max(1.0, len(keywords) / 2):
+        return None
+    if sentence.rstrip().endswith((":", "：")):
+        return None  # "grocery run later:" only leads into what the next sentence says
+    # "Your race sounds great" / "That sounds great, Mel": said to the listener, about the listener.
+    to_listener = not speaks_of_self(sentence) and (
+        speaks_to_listener(sentence) or addresses_someone(sentence, analysis.language)
+    )
+    if not all(
+        (name == episode.speaker and not to_listener) or is_said_of(name, sentence, analysis.language) for name in names
+    ):
+        return None
+    if is_non_factual(sentence) not in (None, "emotion"):
+        return None
+    value = without_address(sentence, analysis.language).strip().rstrip("。.!！;；")
+    if chinese:
+        text = f"{value}。依据：{episode.speaker}说「{value}」。"
+    else:
+        text = f'{value}. Based on what {episode.speaker} said: "{value}".'
+    return Composed(text, value, sources=[episode])
+
+
+def _shared_words(sentence: str, keywords: Sequence[str], chinese: bool) -> int:
+    """How many of the question's content words a sentence says (lemmas in English)."""
+    if chinese:
+        return sum(word in sentence for word in keywords)
+    said = {form for word in english.words(sentence.casefold()) for form in (word, english.lemma(word))}
+    return sum(word.casefold() in said or english.lemma(word.casefold()) in said for word in keywords)
 
 
 def listed_after(sentence: str, keywords: Sequence[str], chinese: bool) -> str:
@@ -1093,6 +1229,12 @@ def listed_after(sentence: str, keywords: Sequence[str], chinese: bool) -> str:
 
 def _turn_before(episode: Episode, episodes: Sequence[Episode]) -> str:
     """The text of the speaker's turn just before ``episode`` among ``episodes`` (same session), or ""."""
+    before = _previous_turn(episode, episodes)
+    return before.text if before is not None else ""
+
+
+def _previous_turn(episode: Episode, episodes: Sequence[Episode]) -> Episode | None:
+    """The speaker's turn just before ``episode`` among ``episodes`` (same session), if there is one."""
     said = said_at(episode.time, episode.created_at)
     earlier = [
         other
@@ -1102,7 +1244,33 @@ def _turn_before(episode: Episode, episodes: Sequence[Episode]) -> str:
         and other.session_id == episode.session_id
         and said_at(other.time, other.created_at) < said
     ]
-    return max(earlier, key=lambda other: said_at(other.time, other.created_at)).text if earlier else ""
+    return max(earlier, key=lambda other: said_at(other.time, other.created_at)) if earlier else None
+
+
+def _added_after(
+    candidates: Sequence[AnswerCandidate], kept: Sequence[AnswerCandidate], episodes: Sequence[Episode]
+) -> list[AnswerCandidate]:
+    """The candidates read from a turn right after one a kept candidate (or an added one) was read from."""
+    sources = {
+        id(candidate): [
+            episode for episode in episodes if candidate.support and episode.id in candidate.support[0].episode_ids
+        ]
+        for candidate in candidates
+    }
+    said_on = {episode.id for candidate in kept for episode in sources.get(id(candidate), [])}
+    added: list[AnswerCandidate] = []
+    grew = bool(said_on)
+    while grew:
+        grew = False
+        for candidate in candidates:
+            if candidate in kept or candidate in added:
+                continue
+            befores = [_previous_turn(episode, episodes) for episode in sources[id(candidate)]]
+            if any(before is not None and before.id in said_on for before in befores):
+                added.append(candidate)
+                said_on.update(episode.id for episode in sources[id(candidate)])
+                grew = True
+    return added
 
 
 def _says_class(sentence: str, category: str, chinese: bool) -> bool:
@@ -1151,6 +1319,23 @@ def _answer_phrase(candidate: AnswerCandidate) -> str:
     if len(words) == 2 and words[1].endswith("ing") and words[1].isascii():
         return f"{words[1]} {candidate.name}"
     return candidate.name
+
+
+def _dated(phrase: str, candidate: AnswerCandidate, episodes: Sequence[Episode]) -> str:
+    """A relative time answer ("yesterday") as the date it names, said when its fact's episode was."""
+    first = candidate.support[:1]
+    source = next((episode for episode in episodes if first and episode.id in first[0].episode_ids), None)
+    if source is None:
+        return phrase
+    return resolve_relative_time(phrase, said_at(source.time, source.created_at)) or phrase
+
+
+def _dated_object(fact: Fact, episodes: Sequence[Episode]) -> str:
+    """A fact's time object ("yesterday") as the date it names, said when its episode was."""
+    source = next((episode for episode in episodes if episode.id in fact.episode_ids), None)
+    if source is None:
+        return fact.object
+    return resolve_relative_time(fact.object, said_at(source.time, source.created_at)) or fact.object
 
 
 def _ends(fact: Fact) -> set[str]:

@@ -17,6 +17,7 @@ from typing import Any
 
 from elephant_broker.language import english as en
 from elephant_broker.language.lexicon import data_file
+from elephant_broker.language.names import is_mentioned
 from elephant_broker.language.relations import relation_words
 from elephant_broker.language.segment import pos_tag
 from elephant_broker.language.types import gazetteer_type
@@ -73,6 +74,44 @@ def is_kind_noun(word: str, language: str) -> bool:
 def is_light_word(word: str, language: str) -> bool:
     """Whether a question word is too general to tie a fact to the question (get, 有)."""
     return word.casefold() in _word_set("light_words", language)
+
+
+_EN_ANY_NAME = r"[A-Z][\w'’-]*"
+
+
+@functools.cache
+def _addressing(name: str | None, language: str) -> re.Pattern[str]:
+    """Where a sentence speaks to someone by name: ``name``, or (``None``, English) any capitalised word."""
+    openers = "|".join(
+        re.escape(word) for word in sorted(_word_set("address_openers", language), key=len, reverse=True)
+    )
+    spoken_to = rf"(?i:{re.escape(name)})" if name else _EN_ANY_NAME
+    # At the start, after greetings or thanks ("Hey Mel!", "Thanks, Mel,"), or said alone when the
+    # name is known ("Mel, look"); or after a comma at the very end ("Great news, Mel!").
+    lead = "{0,2}" if name else "{1,2}"
+    return re.compile(
+        rf"^\W*(?:(?i:{openers})[\s,，!！]*){lead}{spoken_to}\s*(?:[,，!！?？.。:：~]+\s*|$)"
+        rf"|[,，]\s*{spoken_to}\s*[!！?？.。~]*\s*$"
+    )
+
+
+def is_said_of(name: str, sentence: str, language: str) -> bool:
+    """Whether a sentence names someone other than only by speaking to them ("Hey Mel!" is not about Mel)."""
+    if not is_mentioned(name, sentence):
+        return False
+    return is_mentioned(name, _addressing(name, language).sub(" ", sentence))
+
+
+def addresses_someone(sentence: str, language: str) -> bool:
+    """Whether a sentence speaks to someone by name ("That sounds great, Mel!", "Hey Jo, ...")."""
+    return language == "en" and _addressing(None, language).search(sentence) is not None
+
+
+def without_address(sentence: str, language: str) -> str:
+    """A sentence without the name it is said to ("Hey Jo, I moved" -> "I moved"); unchanged in Chinese."""
+    if language != "en":
+        return sentence
+    return _addressing(None, language).sub("", sentence).strip() or sentence
 
 
 def asks_about_now(question: str, language: str) -> bool:

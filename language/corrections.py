@@ -64,6 +64,8 @@ def _signalled_value(text: str, language: str) -> Correction | None:
     if signal is None:
         return None
     rest = text[signal.end() :]
+    if language == "en" and re.match(r"\s+to\b", rest):
+        return None  # "I meant to call her yesterday": what was intended, nothing taken back
     denied = _denial(language).search(rest)
     said = rest[: denied.start()] if denied else rest
     values = [

@@ -30,6 +30,14 @@ def speaks_of_self(text: str) -> bool:
     return _SPEAKS_OF_SELF.search(text) is not None
 
 
+_SPEAKS_TO_LISTENER = re.compile(r"[你您]|\b(?:you|your|yours|yourself|yourselves)\b", re.IGNORECASE)
+
+
+def speaks_to_listener(text: str) -> bool:
+    """Return whether a text says anything in the second person (你, 您, you, your ...)."""
+    return _SPEAKS_TO_LISTENER.search(text) is not None
+
+
 _PERSON_NAME_TAGS = frozenset({"nr", "nrfg", "nrt"})
 _QUOTED = re.compile(r"“[^”]*”|「[^」]*」|『[^』]*』")
 

@@ -113,7 +113,10 @@ _EN_ANSWER_TYPES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             _types.FOOD,
         ),
         (
-            r"\bwhen\b|\bwhat (?:year|date|time|day|month)\b|\bwhich (?:year|date|day|month)\b|\bhow long ago\b",
+            # "when" asks for a time when it is the question's word, not in a clause after another
+            # ("Who helps her when she is down?").
+            r"^(?:(?!\b(?:what|who|whom|whose|where|why|how|which)\b).)*\bwhen\b"
+            r"|\bwhat (?:year|date|time|day|month)\b|\bwhich (?:year|date|day|month)\b|\bhow long ago\b",
             _types.TIME,
         ),
         (r"^\s*(?:who|whom|whose)\b|\b(?:who|whom)\b", _types.PERSON),

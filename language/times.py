@@ -43,6 +43,10 @@ _MONTHS = (
 )
 _AGO = re.compile(r"\bago\b|[天周年]前$|个月前$|星期前$")
 _LAST_WEEK = frozenset({"last week", "the week before", "the previous week", "上周", "上个星期", "上星期", "上礼拜"})
+_LAST_WEEKEND = frozenset(
+    {"last weekend", "this past weekend", "the past weekend", "the weekend before", "上周末", "上个周末"}
+)
+"""Phrases dateparser does not read, said as the speaker meant them: the weekend before the day said."""
 
 
 @functools.cache
@@ -89,6 +93,8 @@ def resolve_relative_time(phrase: str | None, when_said: datetime | None) -> str
     if any(ch.isdigit() for ch in phrase) and not _AGO.search(phrase):
         return phrase  # a written date ("in 2019", 生日是5月8号) names its time itself, every year or once
     base = when_said.replace(tzinfo=None)
+    if " ".join(phrase.casefold().split()) in _LAST_WEEKEND:
+        return f"{_day(base, True)}的前一个周末" if not phrase.isascii() else f"the weekend before {_day(base, False)}"
     found = _parse_with_period(phrase, base)
     if found is None:
         return phrase

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 from elephant_broker.language.answer_spans import (
+    addresses_someone,
     answer_spans,
     asks_about_now,
     asks_for_clock,
@@ -14,7 +15,9 @@ from elephant_broker.language.answer_spans import (
     continues_previous,
     has_clock,
     is_light_word,
+    is_said_of,
     question_kind,
+    without_address,
 )
 from elephant_broker.language.corrections import (
     Correction,
@@ -48,6 +51,22 @@ def test_question_kind_examples(language: str, example: dict[str, str]) -> None:
 )
 def test_answer_span_examples(language: str, example: dict[str, str]) -> None:
     assert answer_spans(example["text"], example["kind"], language)[0] == example["span"]
+
+
+@pytest.mark.parametrize("example", ANSWERS["address_openers"]["examples"])
+def test_address_examples(example: dict[str, Any]) -> None:
+    language = "en" if example["sentence"].isascii() else "zh"
+    assert is_said_of(example["name"], example["sentence"], language) is example["about"]
+
+
+def test_a_sentence_said_to_someone_by_name_is_told_apart() -> None:
+    assert addresses_someone("That half marathon sounds brutal, Theo!", "en")
+    assert addresses_someone("Hey Theo, I sold the boat.", "en")
+    assert not addresses_someone("Yesterday, I sold the boat.", "en")
+    assert not addresses_someone("I sold the boat to Theo.", "en")
+    assert without_address("Hey Theo, I sold the boat.", "en") == "I sold the boat."
+    assert without_address("I sold the boat, Theo!", "en") == "I sold the boat"
+    assert without_address("I sold the boat.", "en") == "I sold the boat."
 
 
 def test_every_data_table_says_what_it_is_for() -> None:

@@ -20,7 +20,7 @@ def fact(fid: str, subject: str, predicate: str, obj: str, **extra) -> Fact:
         predicate_key=extra.pop("key", predicate),
         object=obj,
         object_id=ids.get(obj, "id_" + obj),
-        episode_ids=["ep"],
+        episode_ids=extra.pop("episode_ids", ["ep"]),
         score=extra.pop("score", 1.0),
         **extra,
     )
@@ -145,7 +145,7 @@ def test_an_answer_of_an_incompatible_kind_is_not_given() -> None:
     facts = [fact("f1", "小周", "住", "21楼", object_type="Concept")]
     assert compose_answer(analysis(answer_kind="Number"), [ME], facts, [], "小周住几楼？").value == "21楼"
     # a person is no workplace: where my brother works is not my brother's name
-    facts = [fact("f1", "Eve", "brother", "Dev", object_type="Person")]
+    facts = [fact("f1", "Eve", "brother", "Bram", object_type="Person")]
     eve = Entity(id="eve", name="Eve", type="Person")
     assert not compose_answer(analysis(language="en", answer_type="Organization"), [eve], facts, [], "").answered
     # "which city" names the class: an employer answers "where", not "which city"
@@ -221,8 +221,8 @@ def test_a_question_about_my_relative_is_not_answered_with_my_own_facts() -> Non
     assert compose_answer(asked, [ME], hers, [], "小周老婆喜欢吃什么？", asker="小周").value == "火锅"
     eve = Entity(id="eve", name="Eve", type="Person")
     path = [
-        fact("f1", "Eve", "brother", "Dev", object_type="Person"),
-        fact("f2", "Dev", "works at", "Initech", object_type="Organization"),
+        fact("f1", "Eve", "brother", "Bram", object_type="Person"),
+        fact("f2", "Bram", "works at", "Initech", object_type="Organization"),
         fact("f3", "Eve", "works at", "Globex", object_type="Organization", score=3.0),
     ]
     where = analysis(language="en", answer_type="Organization", keywords=["brother", "work"])
@@ -282,7 +282,8 @@ def test_an_answer_must_state_what_is_asked() -> None:
     assert not compose_answer(event, [iris], other, [], "What event did Iris participate in?").answered
     went = [fact("f1", "Iris", "went to", "glass-blowing workshop")]
     workshop = analysis(language="en", keywords=["workshop", "attend"])
-    composed = compose_answer(workshop, [iris], went, [], "What workshop did Iris attend?")
+    source = episode("Went to a glass-blowing workshop on Saturday!", speaker="Iris").model_copy(update={"id": "ep"})
+    composed = compose_answer(workshop, [iris], went, [source], "What workshop did Iris attend?")
     assert composed.value == "glass-blowing workshop"
 
 
@@ -320,3 +321,71 @@ def test_a_class_asked_is_not_answered_by_an_amount() -> None:
     asked = QuestionAnalysis(language="en", entities=["Eve"], keywords=["hotel", "stay"], intent="lookup")
     composed = compose_answer(asked, [eve], [stays], [], "What hotel is Eve staying at?", asker="Eve")
     assert composed.value is None or "6 days" not in composed.value, composed.text
+
+
+def said(text: str, speaker: str, episode_id: str, time: str = "2023-05-08") -> Episode:
+    return Episode(
+        id=episode_id, agent_id="a", session_id="s", speaker=speaker, source="x", text=text, time=time, created_at=0
+    )
+
+
+def test_an_open_question_is_answered_from_words_about_its_topic() -> None:
+    # What Omar loves, read from a turn about his garden, says nothing of what he loves about sailing.
+    omar = Entity(id="id_Omar", name="Omar", type="Person")
+    garden = said("I love my tomato plants, they keep me sane.", "Omar", "e1")
+    loves = [fact("f1", "Omar", "loves", "tomato plants", episode_ids=["e1"])]
+    sailing = analysis(language="en", keywords=["love", "sailing", "brother"], entities=["Omar"])
+    question = "What does Omar love about sailing with his brother?"
+    assert not compose_answer(sailing, [omar], loves, [garden], question, asker="Lena").answered
+    # Said in a turn about the topic, it answers; an item added in the next turn joins it.
+    about = said("Sailing with my brother is the best, I love the quiet out there.", "Omar", "e2")
+    more = said("oh and the sunsets too", "Omar", "e3", time="2023-05-08T00:01")
+    found = [
+        fact("f2", "Omar", "loves", "the quiet", episode_ids=["e2"]),
+        fact("f3", "Omar", "loves", "the sunsets", episode_ids=["e3"], score=0.9),
+    ]
+    listing = analysis(language="en", intent="list", keywords=["love", "sailing", "brother"], entities=["Omar"])
+    composed = compose_answer(listing, [omar], found, [about, more], question, asker="Lena")
+    assert composed.value == "the quiet, the sunsets"
+
+
+def test_an_open_question_quotes_the_closest_words_of_whom_it_asks_about() -> None:
+    asked = analysis(language="en", keywords=["realize", "relay", "race"], entities=["Halima"])
+    question = "What did Halima realize after the relay race?"
+    own = said("After the relay race I realized rest matters as much as training.", "Halima", "e1")
+    composed = compose_answer(asked, [], [], [own], question, asker="Sam")
+    assert composed.answered and composed.value == "After the relay race I realized rest matters as much as training"
+    assert composed.sources == [own] and "Based on what Halima said" in composed.text
+    # The closest words are someone else's: her friend's race says nothing of Halima's.
+    friend = said("My relay race was tough, but I realized how much I love running.", "Teodor", "e2")
+    reply = said("That relay race sounds amazing, Teo!", "Halima", "e3")
+    assert not compose_answer(asked, [], [], [friend, reply], question, asker="Sam").answered
+    # Words said to the listener ("your race") or that only greet someone are not about the speaker.
+    to_friend = said("Your relay race made me realize I should train more.", "Teodor", "e4")
+    assert not compose_answer(asked, [], [], [to_friend], question, asker="Sam").answered
+    # Too little in common with the question is no answer either.
+    far = said("I realized I left my keys at home.", "Halima", "e5")
+    assert not compose_answer(asked, [], [], [far], question, asker="Sam").answered
+
+
+def test_a_relative_time_answer_is_dated_by_when_it_was_said() -> None:
+    maria = Entity(id="id_Maria", name="Maria", type="Person")
+    turn = said("I donated my old car to a shelter yesterday.", "Maria", "e1", time="22 December, 2022")
+    donated = [fact("f1", "Maria", "donated at", "yesterday", object_type="Time", episode_ids=["e1"])]
+    asked = analysis(language="en", answer_type="Time", keywords=["donate", "car"], entities=["Maria"])
+    composed = compose_answer(asked, [maria], donated, [turn], "When did Maria donate her car?")
+    assert composed.value == "21 December 2022"
+
+
+def test_a_turn_says_when_no_one_sentence_of_it_does() -> None:
+    turn = said(
+        "I gave a talk at a school in town. It was last week and the kids loved it.", "Bram", "e1", "8 May, 2023"
+    )
+    asked = analysis(language="en", answer_type="Time", keywords=["give", "talk", "school"], entities=["Bram"])
+    composed = compose_answer(asked, [], [], [turn], "When did Bram give a talk at a school?", asker="Sam")
+    assert composed.value == "the week before 8 May 2023"
+    # Two times in the turn: which one is asked, the turn does not say.
+    two = said(
+        "I gave a talk at a school in town. It was last week; next Friday I fly out.", "Bram", "e2", "8 May, 2023"
+    )
+    assert not compose_answer(asked, [], [], [two], "When did Bram give a talk at a school?", asker="Sam").answered

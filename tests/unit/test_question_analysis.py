@@ -83,6 +83,9 @@ ANSWER_TYPES: list[tuple[str, str | None]] = [
     ("Which instrument does Tom play?", "Thing"),
     ("张三哪一年结婚的？", "Time"),
     ("When did Carol get married?", "Time"),
+    # "when" in a clause after another question word does not ask for a time.
+    ("Who looks after Ravi's cat when he travels?", "Person"),
+    ("And when did Carol get married?", "Time"),
 ]
 
 

@@ -17,6 +17,8 @@ SAID = datetime(2023, 7, 15, 13, 56, tzinfo=UTC)  # a Saturday
         ("last Friday", "14 July 2023"),
         ("3 days ago", "12 July 2023"),
         ("last week", "the week before 15 July 2023"),
+        ("this past weekend", "the weekend before 15 July 2023"),
+        ("上周末", "2023年7月15日的前一个周末"),
         ("two weeks ago", "the week of 26 June 2023"),
         ("last month", "June 2023"),
         ("next month", "August 2023"),
