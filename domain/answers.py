@@ -56,7 +56,7 @@ from elephant_broker.language.answer_spans import (
     strip_lead_in,
     without_address,
 )
-from elephant_broker.language.extract import split_sentences
+from elephant_broker.language.extract import extract_quintuples, split_sentences
 from elephant_broker.language.filters import is_non_factual
 from elephant_broker.language.names import fold_text, is_mentioned
 from elephant_broker.language.predicates import predicate_key
@@ -569,7 +569,8 @@ def compose_answer(
         if role is not None:
             # 我表姐的老板叫什么: the boss's name is asked; the cousin is only the way to the boss.
             relatives = frozenset(word for word in relatives if role.startswith(word) or word.startswith(role))
-        through = relative_of_relative(question, relatives) is not None
+        # 我表姐的老板 / 我同事的鹦鹉叫啥: the relative is the way to whom or what is asked, not the answer.
+        through = relative_of_relative(question, relatives) is not None or asks_of_relatives_own(question, relatives)
         also_called = _relatives_also_called(facts, relatives, asker)
         ranked = [
             candidate
@@ -707,9 +708,10 @@ def _said_about_the_topic(fact: Fact, analysis: QuestionAnalysis, question: str,
         and english.lemma(word.casefold()) not in predicate
         and not (analysis.language == "zh" and len(word) < 2)  # 什么花: one character says little
     ]
+    chinese = analysis.language == "zh"
+    needed = _distinct_words(needed, chinese)
     if not needed:
         return True
-    chinese = analysis.language == "zh"
     return any(
         _shared_words(episode.corrected_to or episode.text, [*needed, *([category] if category else [])], chinese)
         >= len(needed) / 2
@@ -870,6 +872,23 @@ def relative_of_relative(question: str, relatives: frozenset[str]) -> str | None
             if match.group(1).casefold().startswith(other):
                 return other
     return None
+
+
+def asks_of_relatives_own(question: str, relatives: frozenset[str]) -> bool:
+    """Whether the question asks about something of the relative's (同事的鹦鹉, 表哥 + 嫂, "my dad's teacher").
+
+    A word after the role ("<role>'s dog", <role>的鹦鹉) other than its name says what is asked.
+    """
+    longest = [role for role in relatives if not any(other != role and other.startswith(role) for other in relatives)]
+    return any(
+        _said_after_role(
+            question,
+            role,
+            r"(?!(?:(?:full|first|last|middle|real|maiden|nick)\s*)?name\b)[a-z]",
+            r"(?![叫名是的])[\u4e00-\u9fff]",
+        )
+        for role in longest
+    )
 
 
 def named_role(question: str, relatives: frozenset[str]) -> str | None:
@@ -1044,6 +1063,8 @@ def read_from_episodes(
     # Asked for a relative's own name, only what a naming word introduces is one (叫邵欣怡).
     relatives = asked_relatives(question, asker)
     own_name = kind == NAME and named_role(question, relatives) is not None
+    # 我同事的鹦鹉叫啥: a name the sentence gives (叫芝麻) answers, not the relative's own.
+    others_name = kind == NAME and bool(relatives) and asks_of_relatives_own(question, relatives)
     # 我表姐的老板叫什么: only a sentence about the boss can name the boss.
     through_role = relative_of_relative(question, relatives) if relatives else None
     about_asker = asker in analysis.entities or asker in about
@@ -1099,6 +1120,8 @@ def read_from_episodes(
             if kind == STATE or (open_question and not listing):
                 if verb is not None and not _says_verb(sentence, verb, chinese):
                     continue  # 听什么歌: a sentence about the commute that says no listening is no answer
+                if not answers_in_itself(sentence, episode.speaker, names, analysis.language):
+                    continue
                 value = sentence.strip().rstrip("。.!！;；")
             elif listing:
                 value = listed_after(sentence, keywords, chinese)
@@ -1120,7 +1143,7 @@ def read_from_episodes(
                             or (class_type(named_class) != "Place" and guess_type(span) == "Place")
                         )
                     )
-                    and (not own_name or span in named_after_naming_word(sentence, analysis.language))
+                    and (not (own_name or others_name) or span in named_after_naming_word(sentence, analysis.language))
                 ]
                 if kind == "Time" and asks_for_clock(question, analysis.language):
                     spans.sort(key=has_clock, reverse=True)  # 几点: 六点半, not the day it is on
@@ -1162,15 +1185,15 @@ def quote_closest(
     words are someone else's (her charity race, asked of her friend), memory does not say.
     """
     kind = answer_kind(analysis)
-    if not (kind in CLAUSE_KINDS or (kind is None and analysis.intent in ("lookup", "list"))):
-        return None
+    if not (kind in CLAUSE_KINDS or (kind is None and analysis.intent == "lookup")):
+        return None  # a list is every item, which one quoted sentence need not hold
     names = [name for name in dict.fromkeys([*analysis.entities, *about]) if name != asker]
     if asker and (asker in analysis.entities or asker in about):
         names = [*names, asker]
     if not names:
         return None
     chinese = analysis.language == "zh"
-    keywords = _topic_words(analysis)
+    keywords = _distinct_words(_topic_words(analysis), chinese)
     best: tuple[int, str, Episode] | None = None
     for episode in episodes[:EXTRACT_FROM]:
         for sentence in split_sentences(episode.corrected_to or episode.text):
@@ -1194,6 +1217,8 @@ def quote_closest(
         return None
     if is_non_factual(sentence) not in (None, "emotion"):
         return None
+    if not answers_in_itself(sentence, episode.speaker, names, analysis.language):
+        return None
     value = without_address(sentence, analysis.language).strip().rstrip("。.!！;；")
     if chinese:
         text = f"{value}。依据：{episode.speaker}说「{value}」。"
@@ -1202,12 +1227,33 @@ def quote_closest(
     return Composed(text, value, sources=[episode])
 
 
-def _shared_words(sentence: str, keywords: Sequence[str], chinese: bool) -> int:
-    """How many of the question's content words a sentence says (lemmas in English)."""
+def _distinct_words(keywords: Sequence[str], chinese: bool) -> list[str]:
+    """The question's words once each: a word and its lemma (meeting, meet; wrote, write) are one."""
     if chinese:
-        return sum(word in sentence for word in keywords)
+        return list(dict.fromkeys(keywords))
+    return list(dict.fromkeys(english.lemma(word.casefold()) for word in keywords))
+
+
+def answers_in_itself(sentence: str, speaker: str, names: Sequence[str], language: str) -> bool:
+    """Whether a sentence, quoted whole, can answer what a question asks of what it names.
+
+    Not when everything the Reader finds in it is denied ("I don't drink coffee anymore" says
+    what is not drunk), nor when it gives a name the question asks about ("… is registered as
+    Count Pickles"): it says what the thing is called, not anything else about it.
+    """
+    found = extract_quintuples(sentence, speaker)
+    if found and all(quintuple.negated for quintuple in found):
+        return False
+    introduced = named_after_naming_word(sentence, language)
+    return not any(is_mentioned(name, given) or is_mentioned(given, name) for name in names for given in introduced)
+
+
+def _shared_words(sentence: str, keywords: Sequence[str], chinese: bool) -> int:
+    """How many of the question's distinct content words a sentence says (lemmas in English)."""
+    if chinese:
+        return sum(word in sentence for word in _distinct_words(keywords, chinese))
     said = {form for word in english.words(sentence.casefold()) for form in (word, english.lemma(word))}
-    return sum(word.casefold() in said or english.lemma(word.casefold()) in said for word in keywords)
+    return sum(word in said for word in _distinct_words(keywords, chinese))
 
 
 def listed_after(sentence: str, keywords: Sequence[str], chinese: bool) -> str:
@@ -1305,8 +1351,13 @@ def _shares_words(sentence: str, keywords: Sequence[str], chinese: bool, share: 
     else:
         bare = [word.removesuffix("'s").removesuffix("’s") for word in english.words(sentence.casefold())]
         said = {form for word in bare for form in (word, english.lemma(word))}
-        content = [word.casefold() for word in keywords if word.casefold() not in english.STOPWORDS]
-        shared = sum(word in said or english.lemma(word) in said for word in content)
+        # A word and its lemma (meeting, meet; wrote, write) are one word of the question.
+        content = list(
+            dict.fromkeys(
+                english.lemma(word.casefold()) for word in keywords if word.casefold() not in english.STOPWORDS
+            )
+        )
+        shared = sum(word in said for word in content)
     return shared >= 1 and shared >= share * len(content) - 1e-9
 
 

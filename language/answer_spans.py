@@ -303,11 +303,14 @@ def named_after_naming_word(sentence: str, language: str) -> list[str]:
                 names.append(words[0])
         return names
     tokens = sentence.split()
-    return [
-        tokens[i + 1].strip(",.;:!?\"'")
-        for i, token in enumerate(tokens[:-1])
-        if token.casefold() in relation_words("naming", "en") and tokens[i + 1].casefold() not in en.STOPWORDS
-    ]
+    folded = [token.casefold() for token in tokens]
+    found = []
+    for entry in relation_words("naming", "en"):
+        words = entry.split()
+        for i in range(len(tokens) - len(words)):
+            if folded[i : i + len(words)] == words and folded[i + len(words)] not in en.STOPWORDS:
+                found.append((i + len(words), tokens[i + len(words)].strip(",.;:!?\"'")))
+    return list(dict.fromkeys(name for _, name in sorted(found)))
 
 
 _CLAUSE_END = re.compile(r"[，。,.;；!！?？、\s]")

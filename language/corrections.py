@@ -140,6 +140,8 @@ def corrected_statement(previous: str, correction: Correction) -> tuple[str, str
         old = max(spans, key=lambda span: (same_shape(span, correction.new), previous.rfind(span)))
         if old.casefold().startswith("the ") and not correction.new.casefold().startswith("the "):
             old = old[4:]  # "the 14th" -> "the 16th": the article stays
+        elif len(old) > len(correction.new) and _shape(old).endswith(_shape(correction.new)):
+            old = old[-len(correction.new) :]  # 农历九月初八 -> 九月初九: the qualifier stays
     start = previous.rfind(old)
     return previous[:start] + correction.new + previous[start + len(old) :], old
 
@@ -235,8 +237,12 @@ def _kinds_of(value: str, language: str) -> list[str]:
 
 
 def same_shape(value: str, other: str) -> bool:
-    """Whether two values are written alike, numerals aside (12th ~ 15th, 九月初八 ~ 九月初九; not 今天)."""
-    return _shape(value) == _shape(other)
+    """Whether two values are written alike, numerals aside (12th ~ 15th, 九月初八 ~ 九月初九; not 今天).
+
+    A value restated without its qualifier is alike too (农历九月初八 ~ 九月初九).
+    """
+    shapes = sorted((_shape(value), _shape(other)), key=len)
+    return shapes[0] == shapes[1] or ("9" in shapes[0] and shapes[1].endswith(shapes[0]))
 
 
 def _shape(value: str) -> str:

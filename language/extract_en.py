@@ -106,6 +106,7 @@ PHRASAL_PREPS = words("en", "phrasal_prepositions")
 NAMING_WORDS = words("en", "naming_words")
 NAMING_VERBS = words("en", "naming_verbs")
 CHAT_FILLERS = words("en", "chat_fillers")
+TIME_LEAD_INS = words("en", "time_lead_ins")
 GREETINGS = words("en", "small_talk") | {"thanks", "thank", "congrats", "congratulations", "dear"}
 INDIRECT_PRONOUNS = words("en", "indirect_pronouns")
 _TIME_UNITS = words("en", "recurring_time_units")
@@ -1729,10 +1730,10 @@ def _had_as(ws: list[str], k: int) -> tuple[str, list[str], int] | None:
 def _workplace(ws: list[str], end: int, obj_words: list[str], ctx: TextContext) -> tuple[str, list[str], int] | None:
     """Where "a nurse at St. Mary's Hospital" works: ("works at", names, where they end), else None.
 
-    After "is a/an <occupation>", "at"/"for" a name is the employer and "in" a name the
+    After "is a/an/the <occupation>", "at"/"for" a name is the employer and "in" a name the
     place of work.
     """
-    if len(obj_words) < 2 or obj_words[0].lower() not in {"a", "an"} or _lw(ws, end) not in {"at", "for", "in"}:
+    if len(obj_words) < 2 or obj_words[0].lower() not in {"a", "an", "the"} or _lw(ws, end) not in {"at", "for", "in"}:
         return None
     kind = obj_words[1:]
     lower_case = all(w.isalpha() and w.islower() for w in kind)
@@ -1830,6 +1831,11 @@ def _read_clause(ws: list[str], state: State, ctx: TextContext) -> list[Draft]:
     while i < n:
         lw = ws[i].lower()
         end = max(_time_at(ws, i), _frequency_at(ws, i))  # "In 2019, ...", "Every morning I ..."
+        if i == 0 and lw in TIME_LEAD_INS and _time_at(ws, i + 1) > i + 1:
+            # "Starting Monday I'm the nurse there": from when the statement holds, not a verb.
+            state.valid_from = " ".join(ws[i + 1 : _time_at(ws, i + 1)])
+            i = _time_at(ws, i + 1)
+            continue
         if end > i and not (end < n and ws[end].lower() in en.BE_FORMS):
             state.valid_from = " ".join(ws[i:end])
             i = end

@@ -135,7 +135,9 @@ _EN_RECOMMEND = re.compile(
 )
 _ZH_LIST = re.compile(r"哪些|哪几|有(?:些)?什么|有哪些|都有|都用|都会|列出|列举")
 _EN_LIST = re.compile(
-    r"^\s*(?:what|which|who) are\b|^\s*list\b|\bwhich ones\b|\bname (?:all|some)\b|\ball the\b", re.IGNORECASE
+    r"^\s*(?:what|which|who) are\b|^\s*list\b|\bwhich ones\b|\bname (?:all|some)\b|\ball the\b"
+    r"|\bon (?:my|the|his|her|our|their|\w+'s) (?:[\w-]+ ){0,2}list\b",
+    re.IGNORECASE,
 )
 _ZH_YES_NO = re.compile(r"是否|是不是|有没有|会不会|能不能|对不对|吗\s*[？?]?\s*$")
 _ZH_WH = re.compile(r"什么|谁|哪|怎么|如何|为什么|多少|几")
@@ -324,7 +326,7 @@ def _en_terms(question: str) -> tuple[list[str], list[str], bool]:
                 flush()
             continue
         flush()
-        if lw in _EN_SKIP or lw in en.BE_FORMS or not lw.isalpha() or len(lw) < 2:
+        if lw in _EN_SKIP or lw in en.BE_FORMS or not lw.replace("-", "").isalpha() or len(lw) < 2:
             continue
         keywords.append(lw)
         base = en.lemma(lw)

@@ -410,6 +410,8 @@ _ORG_PREDICATES = (
     "intern at",
     "employ by",
 )
+_WORKPLACE_PREDICATES = ("work at", "study at", "teach at", "intern at", "graduate from")
+"""Where someone works or studies: a given name opening the object names an institution (Grace Memorial)."""
 _FOOD_PREDICATES = ("吃", "爱吃", "喜欢吃", "最爱吃", "喝", "做饭", "eat", "cook", "drink")
 _TOOL_PREDICATES = ("用", "使用", "在用", "安装", "部署", "用来", "use", "install", "deploy")
 _LANGUAGE_PREDICATES = (
@@ -583,6 +585,14 @@ def is_time(name: str) -> bool:
     return bool(_TIME_RE.match(name.strip()))
 
 
+def _is_workplace_predicate(predicate: str) -> bool:
+    """Whether a predicate says where someone works or studies, in any person ("works at" as "work at")."""
+    verb, _, rest = predicate.casefold().strip().partition(" ")
+    return _matches(predicate, _WORKPLACE_PREDICATES) or _matches(
+        f"{verb.removesuffix('s')} {rest}".strip(), _WORKPLACE_PREDICATES
+    )
+
+
 def _matches(predicate: str, hints: tuple[str, ...]) -> bool:
     # Chinese predicates are compared by substring (喜欢吃 contains 吃); English
     # ones by whole-word prefix so "used" is not taken for "use" in "used to".
@@ -718,7 +728,11 @@ def guess_type(name: str, pos: str | None = None, predicate: str | None = None, 
         if pos == "t" and is_time(name):
             return TIME
     words = name.split()
-    if _is_capitalised_name(name) and name.casefold().split()[0] in GIVEN_NAMES:
+    if (
+        _is_capitalised_name(name)
+        and name.casefold().split()[0] in GIVEN_NAMES
+        and not (role == "object" and predicate and len(words) > 1 and _is_workplace_predicate(predicate))
+    ):
         return PERSON
     # "Alice's sister", "小王妈妈": a possessed role is a person.
     last = words[-1].casefold() if words else ""
@@ -748,7 +762,9 @@ def guess_type(name: str, pos: str | None = None, predicate: str | None = None, 
     if pred:
         if _matches(pred, _PLACE_PREDICATES) and (_is_capitalised_name(name) or _CJK_RE.search(name)):
             return PLACE
-        if _matches(pred, _ORG_PREDICATES) and (_is_capitalised_name(name) or _CJK_RE.search(name)):
+        if (_matches(pred, _ORG_PREDICATES) or _is_workplace_predicate(pred)) and (
+            _is_capitalised_name(name) or _CJK_RE.search(name)
+        ):
             return ORGANIZATION
         if _matches(pred, _FOOD_PREDICATES) and pred.split()[-1] not in {"at", "in", "with", "for", "on"}:
             return FOOD  # "eats sushi" (but "eats at McDonald's" names where)

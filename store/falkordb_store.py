@@ -156,12 +156,22 @@ class FalkorDBStore(GraphStore):
                 return
 
     def _drop_vector_indexes(self) -> None:
+        # An index still being built when it is dropped can outlive the drop (seen in CI under
+        # load): wait for the build first, and for the drop to show in db.indexes() after.
+        self._await_indexes()
         for pattern in ("(e:Entity) ON (e.embedding)", "(ep:Episode) ON (ep.embedding)"):
             try:
                 self._graph.query(f"DROP VECTOR INDEX FOR {pattern}")
             except redis.exceptions.ResponseError as error:
                 if "no such index" not in str(error).lower():
                     raise StoreError(f"FalkorDB schema statement failed: {error}") from error
+        deadline = time.monotonic() + INDEX_BUILD_TIMEOUT_S
+        while self._has_vector_index() and time.monotonic() < deadline:
+            time.sleep(0.02)
+
+    def _has_vector_index(self) -> bool:
+        rows = self._graph.ro_query("CALL db.indexes() YIELD types RETURN types").result_set
+        return any("VECTOR" in kind for row in rows for kinds in row[0].values() for kind in kinds)
 
     def _await_indexes(self) -> None:
         deadline = time.monotonic() + INDEX_BUILD_TIMEOUT_S

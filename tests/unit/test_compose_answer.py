@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from elephant_broker.domain.answers import NOT_IN_MEMORY_EN, NOT_IN_MEMORY_ZH, compose_answer, rank_answers
+from elephant_broker.domain.answers import (
+    NOT_IN_MEMORY_EN,
+    NOT_IN_MEMORY_ZH,
+    answers_in_itself,
+    asked_relatives,
+    asks_of_relatives_own,
+    compose_answer,
+    rank_answers,
+)
 from elephant_broker.domain.evidence import decay
 from elephant_broker.schemas.models import Entity, Episode, Fact, QuestionAnalysis
 
@@ -389,3 +397,33 @@ def test_a_turn_says_when_no_one_sentence_of_it_does() -> None:
         "I gave a talk at a school in town. It was last week; next Friday I fly out.", "Bram", "e2", "8 May, 2023"
     )
     assert not compose_answer(asked, [], [], [two], "When did Bram give a talk at a school?", asker="Sam").answered
+
+
+def test_asked_about_something_of_a_relatives_the_relative_is_no_answer() -> None:
+    # 我同事的鹦鹉叫什么: the parrot's name is asked; the colleague's own name is only the way there.
+    relatives = asked_relatives("小周同事的鹦鹉叫什么？", "小周")
+    assert asks_of_relatives_own("小周同事的鹦鹉叫什么？", relatives)
+    assert not asks_of_relatives_own("小周同事叫什么？", relatives)
+    # 表哥 + 嫂: a relative of the relative's, not the cousin himself.
+    assert asks_of_relatives_own("小周表哥嫂叫什么？", asked_relatives("小周表哥嫂叫什么？", "小周"))
+    assert asks_of_relatives_own(
+        "What's Eve's uncle's parrot called?", asked_relatives("What's Eve's uncle's parrot called?", "Eve")
+    )
+    assert not asks_of_relatives_own(
+        "What is Eve's uncle's full name?", asked_relatives("What is Eve's uncle's full name?", "Eve")
+    )
+    asked = analysis(answer_kind="Name", keywords=["同事", "鹦鹉"], entities=["小周"])
+    role = [fact("f1", "小周", "同事", "韩梅")]
+    said = [episode("我同事韩梅养了只鹦鹉", speaker="小周"), episode("那只鹦鹉叫芝麻", speaker="小周")]
+    composed = compose_answer(asked, [ME], role, said, "小周同事的鹦鹉叫什么？", asker="小周")
+    assert composed.value != "韩梅"
+
+
+def test_a_sentence_quoted_whole_must_say_what_is_not_only_what_is_not() -> None:
+    # A denial says what is not drunk; a sentence giving the name asked about says only the name.
+    assert not answers_in_itself("I don't drink soda anymore, too much sugar", "Ava", [], "en")
+    assert answers_in_itself("Switched to oat lattes and love them", "Ava", [], "en")
+    assert not answers_in_itself(
+        "At the groomer she's known as Captain Waffles, long story", "Ava", ["Captain Waffles"], "en"
+    )
+    assert not answers_in_itself("on the vet's forms she is registered as Duchess Plum", "Ava", ["Duchess Plum"], "en")

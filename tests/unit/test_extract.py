@@ -898,6 +898,9 @@ def test_dream_and_joke_filters(sentence: str, reason: str | None) -> None:
         ("宝马", "有", "Thing"),
         ("Honda Civic", "own", "Thing"),
         ("Toyota", "work at", "Organization"),
+        # Two capitalised words where someone works are an institution, in any person of the verb.
+        ("Grace Memorial", "works at", "Organization"),
+        ("Rosa Lind", "works with", "Person"),
         ("钢琴", "会弹", "Thing"),
     ],
 )

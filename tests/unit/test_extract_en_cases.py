@@ -744,6 +744,11 @@ def test_clauses_said_beside_the_main_one(text: str, speaker: str, expected: set
             "Hana Sato is a veterinarian in Tarsk.",
             {("Hana Sato", "is", "veterinarian"), ("Hana Sato", "works in", "Tarsk")},
         ),
+        # "the" before the occupation as well: the one nurse there is still employed there.
+        (
+            "Odile Brun is the night pharmacist at Harbor Clinic.",
+            {("Odile Brun", "is", "night pharmacist"), ("Odile Brun", "works at", "Harbor Clinic")},
+        ),
         # Not after a thing that is no occupation.
         ("Tarsk is a city in Norland.", {("Tarsk", "is", "city")}),
     ],

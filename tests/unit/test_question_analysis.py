@@ -105,6 +105,7 @@ INTENTS: list[tuple[str, str]] = [
     ("小李有什么爱好？", "list"),
     ("What are my favourite foods?", "list"),
     ("List the tools I use.", "list"),
+    ("What else is on my packing list?", "list"),
     ("Which dialects is Oskar studying?", "list"),  # a plural class noun asks for all of them
     ("What kinds of pets does Ann have?", "list"),
     ("What news did Maria share?", "lookup"),  # "news" is no plural
@@ -171,6 +172,8 @@ def test_english_keywords_carry_lemmas() -> None:
     assert "live" in keywords
     keywords = analyse_question("Who wrote Dune?").keywords
     assert {"wrote", "write"} <= set(keywords)
+    # A hyphenated word is one keyword, not dropped as non-alphabetic.
+    assert "check-up" in analyse_question("When is the cat's check-up?").keywords
 
 
 def test_english_keywords_carry_the_written_forms_the_lemma_does_not_cover() -> None:
