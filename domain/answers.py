@@ -56,6 +56,7 @@ from elephant_broker.language.answer_spans import (
     strip_lead_in,
     without_address,
 )
+from elephant_broker.language.corrections import find_addition
 from elephant_broker.language.extract import extract_quintuples, split_sentences
 from elephant_broker.language.filters import is_non_factual
 from elephant_broker.language.names import fold_text, is_mentioned
@@ -1125,6 +1126,10 @@ def read_from_episodes(
                 value = sentence.strip().rstrip("。.!！;；")
             elif listing:
                 value = listed_after(sentence, keywords, chinese)
+                if value:
+                    # "…：A、B" then "哦还有C": items added in the speaker's next turns belong to the list.
+                    added = items_added_after(episode, episodes)
+                    value = ("、" if chinese else ", ").join([value, *added]) if added else value
             else:
                 spans = [
                     span
@@ -1291,6 +1296,26 @@ def _previous_turn(episode: Episode, episodes: Sequence[Episode]) -> Episode | N
         and said_at(other.time, other.created_at) < said
     ]
     return max(earlier, key=lambda other: said_at(other.time, other.created_at)) if earlier else None
+
+
+def items_added_after(episode: Episode, episodes: Sequence[Episode]) -> list[str]:
+    """The items the speaker added in the turns right after ``episode`` ("oh and a tarp", 还有C), in order."""
+    items: list[str] = []
+    current = episode
+    while True:
+        following = next(
+            (
+                other
+                for other in episodes
+                if (before := _previous_turn(other, episodes)) is not None and before.id == current.id
+            ),
+            None,
+        )
+        item = find_addition(following.text) if following is not None else None
+        if following is None or item is None:
+            return items
+        items.append(item)
+        current = following
 
 
 def _added_after(

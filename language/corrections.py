@@ -18,12 +18,13 @@ turn again with the item in place of the object it named last ("I'm allergic to 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 from dataclasses import dataclass
 
 from elephant_broker.language import english
 from elephant_broker.language.answer_spans import NAME, NUMBER, answer_spans
-from elephant_broker.language.lexicon import data_file
+from elephant_broker.language.lexicon import data_file, words
 from elephant_broker.language.segment import detect_language, pos_tag
 
 
@@ -172,7 +173,11 @@ def find_addition(text: str) -> str | None:
     return None
 
 
-_ZH_COUNT = re.compile(r"^[一两二三四五六七八九十几\d]+[门个只台本件条位种样份张双杯瓶袋盒]")
+_ZH_COUNT = re.compile(
+    r"^[一两二三四五六七八九十几\d]+(?:"
+    + "|".join(sorted({*words("zh", "bare_measures"), *"门位种样份袋盏支顶包罐桶块"}, key=len, reverse=True))
+    + ")"
+)
 
 
 def find_additions(text: str) -> list[str]:
@@ -194,7 +199,17 @@ _SENTENCE_BREAK = re.compile(r"(?<=[.!?。！？])\s*")
 def _says_something(phrase: str, language: str) -> bool:
     """Whether a phrase holds a verb or a pronoun: a clause, no item."""
     if language == "zh":
-        return any(flag.startswith(("v", "r")) for _, flag in pos_tag(phrase))
+        # 退烧贴, 交物业费: a verb before the noun it ends in names an item (a thing, a to-do);
+        # a pronoun, a verb at the end or one marked done (去了北京) makes a clause.
+        tagged = pos_tag(phrase)
+        return (
+            any(flag.startswith("r") for _, flag in tagged)
+            or bool(tagged and tagged[-1][1].startswith("v"))
+            or any(
+                flag.startswith("v") and following in ("了", "过", "着")
+                for (_, flag), (following, _) in itertools.pairwise(tagged)
+            )
+        )
     previous = ""
     for word in english.words(phrase):
         lowered = word.casefold()

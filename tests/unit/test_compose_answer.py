@@ -427,3 +427,12 @@ def test_a_sentence_quoted_whole_must_say_what_is_not_only_what_is_not() -> None
         "At the groomer she's known as Captain Waffles, long story", "Ava", ["Captain Waffles"], "en"
     )
     assert not answers_in_itself("on the vet's forms she is registered as Duchess Plum", "Ava", ["Duchess Plum"], "en")
+
+
+def test_a_listed_sentence_takes_the_items_added_in_the_next_turns() -> None:
+    first = said("周末要准备的：帐篷、睡袋", "梁爽", "e1", time="2023-05-08T10:00")
+    second = said("噢，还有营地灯", "梁爽", "e2", time="2023-05-08T10:01")
+    third = said("对了还有驱蚊液", "梁爽", "e3", time="2023-05-08T10:02")
+    asked = analysis(intent="list", keywords=["周末", "准备"], entities=["梁爽"])
+    composed = compose_answer(asked, [], [], [first, second, third], "梁爽周末要准备哪些东西？", asker="梁爽")
+    assert composed.value == "帐篷、睡袋、营地灯、驱蚊液"
