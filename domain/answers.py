@@ -521,7 +521,9 @@ def compose_answer(
             value = best_timed.schedule or best_timed.valid_from or ""
             if best_timed.object_type == "Time":
                 # "appointment | Thursday" at 2:30: the day is the object, the hour its schedule.
-                value = " ".join(part for part in (_dated_object(best_timed, episodes), best_timed.schedule) if part)
+                value = " ".join(
+                    part for part in (_dated(best_timed.object, best_timed, episodes), best_timed.schedule) if part
+                )
             return _with_reasons(value, [*lead, timed[0]], chinese)
 
     asked = asked_relations(analysis)
@@ -646,7 +648,9 @@ def compose_answer(
     for candidate in answers:
         supporting.extend(fact for fact in candidate.support if fact not in supporting)
     names = ("、" if chinese else ", ").join(
-        _dated(_answer_phrase(candidate), candidate, episodes) if kind == "Time" else _answer_phrase(candidate)
+        _dated(_answer_phrase(candidate), next(iter(candidate.support), None), episodes)
+        if kind == "Time"
+        else _answer_phrase(candidate)
         for candidate in answers
     )
     if analysis.intent == "recommend":
@@ -1299,7 +1303,7 @@ def _previous_turn(episode: Episode, episodes: Sequence[Episode]) -> Episode | N
 
 
 def items_added_after(episode: Episode, episodes: Sequence[Episode]) -> list[str]:
-    """The items the speaker added in the turns right after ``episode`` ("oh and a tarp", 还有C), in order."""
+    """The items the speaker added in the turns right after ``episode`` ("oh and a lantern", 还有C), in order."""
     items: list[str] = []
     current = episode
     while True:
@@ -1397,21 +1401,12 @@ def _answer_phrase(candidate: AnswerCandidate) -> str:
     return candidate.name
 
 
-def _dated(phrase: str, candidate: AnswerCandidate, episodes: Sequence[Episode]) -> str:
-    """A relative time answer ("yesterday") as the date it names, said when its fact's episode was."""
-    first = candidate.support[:1]
-    source = next((episode for episode in episodes if first and episode.id in first[0].episode_ids), None)
+def _dated(phrase: str, fact: Fact | None, episodes: Sequence[Episode]) -> str:
+    """A relative time ("yesterday") as the date it names, said when the episode of ``fact`` was."""
+    source = next((episode for episode in episodes if fact is not None and episode.id in fact.episode_ids), None)
     if source is None:
         return phrase
     return resolve_relative_time(phrase, said_at(source.time, source.created_at)) or phrase
-
-
-def _dated_object(fact: Fact, episodes: Sequence[Episode]) -> str:
-    """A fact's time object ("yesterday") as the date it names, said when its episode was."""
-    source = next((episode for episode in episodes if episode.id in fact.episode_ids), None)
-    if source is None:
-        return fact.object
-    return resolve_relative_time(fact.object, said_at(source.time, source.created_at)) or fact.object
 
 
 def _ends(fact: Fact) -> set[str]:
