@@ -509,12 +509,16 @@ def compose_answer(
     if analysis.intent == "yes_no":
         linked_ids = {entity.id for entity in linked or anchors}
         return _answer_yes_no(question, facts, linked_ids, chinese, lead, _relation_words(analysis) or None)
+    # What the question asks about beyond its names, to hold open and "when" answers to it.
+    topic = _topic_words(analysis)
+    asked_category = category_word(question, analysis.language)
+    category = (asked_category or "").casefold()
     if analysis.answer_type == "Time":
         # "When did she join a gym?": the time of her donation, said in another turn, is none.
         timed = [
             fact
             for fact in facts
-            if (fact.valid_from or fact.schedule) and _said_about_the_topic(fact, analysis, question, episodes)
+            if (fact.valid_from or fact.schedule) and _said_about_the_topic(fact, analysis, topic, category, episodes)
         ]
         if timed:
             best_timed = timed[0]
@@ -531,22 +535,18 @@ def compose_answer(
     # An answer is about what the question names: Melanie's race says nothing of Caroline's.
     ranked = [
         candidate
-        for candidate in rank_answers(facts, anchors, analysis.answer_type, asked, _topic_words(analysis))
+        for candidate in rank_answers(facts, anchors, analysis.answer_type, asked, topic)
         if is_of_kind(candidate, kind, analysis.answer_type, asked, analysis.answer_kind, anchor_ids)
         and candidate.connected
     ]
     asked_class = next(
-        (
-            found
-            for word in (category_word(question, analysis.language), *analysis.keywords)
-            if (found := class_of_word(word or ""))
-        ),
+        (found for word in (asked_category, *analysis.keywords) if (found := class_of_word(word or ""))),
         None,
     )
     if asked_class is not None:
         # 我用什么手机: a car (宝马) is a thing of another class, no answer about a phone.
         ranked = [candidate for candidate in ranked if thing_class(candidate.name) in (None, asked_class)]
-    if kind is None and category_word(question, analysis.language):
+    if kind is None and asked_category:
         # "What hotel am I staying at?": a thing of a class is asked; "10 days" is only how long.
         ranked = [candidate for candidate in ranked if not _QUANTITY.fullmatch(candidate.name.strip())]
         # "What car …?": "new car" only says it is one; a name that says which one answers first.
@@ -560,7 +560,11 @@ def compose_answer(
         # "What does she love about camping?": what she loves, read from words about something else
         # (her bowl, helping people), is no answer, nor is "when" a time said of another thing: an
         # answer's fact must come from words about the topic.
-        topical = [candidate for candidate in ranked if _read_from_the_topic(candidate, analysis, question, episodes)]
+        topical = [
+            candidate
+            for candidate in ranked
+            if not candidate.support or _said_about_the_topic(candidate.support[0], analysis, topic, category, episodes)
+        ]
         # Items added in the turns after ("oh, and latex too", "and the cooler") need not repeat what they add to.
         added = _added_after(ranked, topical, episodes)
         ranked = [candidate for candidate in ranked if candidate in topical or candidate in added]
@@ -685,41 +689,36 @@ def _states_asked_relation(
     )
 
 
-def _read_from_the_topic(
-    candidate: AnswerCandidate, analysis: QuestionAnalysis, question: str, episodes: Sequence[Episode]
+def _said_about_the_topic(
+    fact: Fact, analysis: QuestionAnalysis, topic: Sequence[str], category: str, episodes: Sequence[Episode]
 ) -> bool:
-    """Whether the episode the fact a candidate rests on was read from is about what the question asks."""
-    first = candidate.support[:1]
-    return not first or _said_about_the_topic(first[0], analysis, question, episodes)
-
-
-def _said_about_the_topic(fact: Fact, analysis: QuestionAnalysis, question: str, episodes: Sequence[Episode]) -> bool:
     """Whether the episode a fact was read from says half of what else the question asks about.
 
-    The words the fact itself states (its relation: hate ~ can't stand) and the class the
-    answer names (which herb) are not looked for; a fact whose episode is not among those
-    cited cannot show it was said about the topic.
+    ``topic`` is the question's content words (``_topic_words``), ``category`` the class it names
+    (which herb), folded, or "". The words the fact itself states (its relation: hate ~ can't
+    stand) and the class are not looked for; the class counts when said. A fact whose episode
+    is not among those cited cannot show it was said about the topic.
     """
     predicate = fold_text(fact.predicate)
     stated = relations_of(fact)
-    category = (category_word(question, analysis.language) or "").casefold()
-    # Words the episode must say half of; the class counts only when said, the fact's own relation not at all.
-    needed = [
-        word
-        for word in _topic_words(analysis)
-        if word.casefold() != category
-        and predicate_key(word) not in stated
-        and fold_text(word) not in predicate
-        and english.lemma(word.casefold()) not in predicate
-        and not (analysis.language == "zh" and len(word) < 2)  # 什么花: one character says little
-    ]
     chinese = analysis.language == "zh"
-    needed = _distinct_words(needed, chinese)
+    needed = _distinct_words(
+        [
+            word
+            for word in topic
+            if word.casefold() != category
+            and predicate_key(word) not in stated
+            and fold_text(word) not in predicate
+            and english.lemma(word.casefold()) not in predicate
+            and not (chinese and len(word) < 2)  # 什么花: one character says little
+        ],
+        chinese,
+    )
     if not needed:
         return True
+    said = _distinct_words([*needed, *([category] if category else [])], chinese)
     return any(
-        _shared_words(episode.corrected_to or episode.text, [*needed, *([category] if category else [])], chinese)
-        >= len(needed) / 2
+        _shared_words(episode.corrected_to or episode.text, said, chinese) >= len(needed) / 2
         for episode in episodes
         if episode.id in fact.episode_ids
     )
@@ -1064,7 +1063,7 @@ def read_from_episodes(
     if not (listing or open_question or kind in (*NAMED_KINDS, "Time", NUMBER, STATE, REASON, "Thing")):
         return None
     chinese = analysis.language == "zh"
-    names = [name for name in dict.fromkeys([*analysis.entities, *about]) if name != asker]
+    names = _others_named(analysis, asker, about)
     # Asked for a relative's own name, only what a naming word introduces is one (叫邵欣怡).
     relatives = asked_relatives(question, asker)
     own_name = kind == NAME and named_role(question, relatives) is not None
@@ -1072,7 +1071,7 @@ def read_from_episodes(
     others_name = kind == NAME and bool(relatives) and asks_of_relatives_own(question, relatives)
     # 我表姐的老板叫什么: only a sentence about the boss can name the boss.
     through_role = relative_of_relative(question, relatives) if relatives else None
-    about_asker = asker in analysis.entities or asker in about
+    about_asker = _is_about_asker(analysis, asker, about)
     category = category_word(question, analysis.language)
     # "the name of the brewery": a name asked of a class (not "what name", whose class is the name itself)
     named_class = category if kind == NAME and category and not is_kind_noun(category, analysis.language) else None
@@ -1196,8 +1195,8 @@ def quote_closest(
     kind = answer_kind(analysis)
     if not (kind in CLAUSE_KINDS or (kind is None and analysis.intent == "lookup")):
         return None  # a list is every item, which one quoted sentence need not hold
-    names = [name for name in dict.fromkeys([*analysis.entities, *about]) if name != asker]
-    if asker and (asker in analysis.entities or asker in about):
+    names = _others_named(analysis, asker, about)
+    if asker and _is_about_asker(analysis, asker, about):
         names = [*names, asker]
     if not names:
         return None
@@ -1258,11 +1257,21 @@ def answers_in_itself(sentence: str, speaker: str, names: Sequence[str], languag
 
 
 def _shared_words(sentence: str, keywords: Sequence[str], chinese: bool) -> int:
-    """How many of the question's distinct content words a sentence says (lemmas in English)."""
+    """How many of the question's words a sentence says; ``keywords`` as ``_distinct_words`` gives them."""
     if chinese:
-        return sum(word in sentence for word in _distinct_words(keywords, chinese))
+        return sum(word in sentence for word in keywords)
     said = {form for word in english.words(sentence.casefold()) for form in (word, english.lemma(word))}
-    return sum(word in said for word in _distinct_words(keywords, chinese))
+    return sum(word in said for word in keywords)
+
+
+def _others_named(analysis: QuestionAnalysis, asker: str, about: Sequence[str]) -> list[str]:
+    """The names a question gives (and ``about``, a multi-hop question's own), the asker's aside."""
+    return [name for name in dict.fromkeys([*analysis.entities, *about]) if name != asker]
+
+
+def _is_about_asker(analysis: QuestionAnalysis, asker: str, about: Sequence[str]) -> bool:
+    """Whether the question is about the asker ("my …", resolved to the asker's name)."""
+    return asker in analysis.entities or asker in about
 
 
 def listed_after(sentence: str, keywords: Sequence[str], chinese: bool) -> str:

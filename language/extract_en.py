@@ -1831,10 +1831,11 @@ def _read_clause(ws: list[str], state: State, ctx: TextContext) -> list[Draft]:
     while i < n:
         lw = ws[i].lower()
         end = max(_time_at(ws, i), _frequency_at(ws, i))  # "In 2019, ...", "Every morning I ..."
-        if i == 0 and lw in TIME_LEAD_INS and _time_at(ws, i + 1) > i + 1:
+        led = _time_at(ws, i + 1) if i == 0 and lw in TIME_LEAD_INS else i + 1
+        if led > i + 1:
             # "Starting Monday I'm the nurse there": from when the statement holds, not a verb.
-            state.valid_from = " ".join(ws[i + 1 : _time_at(ws, i + 1)])
-            i = _time_at(ws, i + 1)
+            state.valid_from = " ".join(ws[i + 1 : led])
+            i = led
             continue
         if end > i and not (end < n and ws[end].lower() in en.BE_FORMS):
             state.valid_from = " ".join(ws[i:end])

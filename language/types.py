@@ -410,7 +410,7 @@ _ORG_PREDICATES = (
     "intern at",
     "employ by",
 )
-_WORKPLACE_PREDICATES = ("work at", "study at", "teach at", "intern at", "graduate from")
+_WORKPLACE_PREDICATES = tuple(hint for hint in _ORG_PREDICATES if hint.isascii() and hint.endswith((" at", " from")))
 """Where someone works or studies: a given name opening the object names an institution (Grace Memorial)."""
 _FOOD_PREDICATES = ("吃", "爱吃", "喜欢吃", "最爱吃", "喝", "做饭", "eat", "cook", "drink")
 _TOOL_PREDICATES = ("用", "使用", "在用", "安装", "部署", "用来", "use", "install", "deploy")
