@@ -44,7 +44,7 @@ from elephant_broker.language.english import STOPWORDS, word_classes
 from elephant_broker.language.lexicon import Language, words
 from elephant_broker.language.predicates import predicate_key
 from elephant_broker.language.relations import ended_family_surfaces, is_relation
-from elephant_broker.language.segment import has_cjk, is_kin_nickname, numeral_or_noun, pos_tag
+from elephant_broker.language.segment import has_cjk, is_kin_nickname, is_split_full_name, numeral_or_noun, pos_tag
 from elephant_broker.schemas.models import Quintuple
 
 _QUOTES = " \t\"'“”‘’([{（【《「『-—–*"
@@ -344,7 +344,7 @@ def _zh_named(name: str, ctx: TextContext, sentence: str = "") -> bool:
 
 def _zh_person_shape(name: str) -> bool:
     """A Chinese person's name by its shape: 小李, 王老师, or a kin-word nickname (军哥)."""
-    return _types.looks_like_zh_person(name) or is_kin_nickname(name)
+    return _types.looks_like_zh_person(name) or is_kin_nickname(name) or is_split_full_name(name)
 
 
 def _zh_subject(quintuple: Quintuple, ctx: TextContext, sentence: str) -> bool:

@@ -69,7 +69,19 @@ class Draft:
     extras: list[Draft] = field(default_factory=list)
 
 
+_CLOSING = {")": "(", "）": "（", "]": "[", "】": "【"}
+
+
 def clean_name(name: str) -> str:
-    """Strip surrounding punctuation, quotes and spaces from a name."""
-    name = re.sub(r"\s+", " ", name).strip(_NAME_STRIP)
-    return name
+    """Strip surrounding punctuation, quotes and spaces from a name.
+
+    A closing bracket whose opening one is inside the name stays: 新英语读本(第4册),
+    Olympic Stadium (Athens).
+    """
+    name = re.sub(r"\s+", " ", name)
+    stripped = name.strip(_NAME_STRIP)
+    right = name.rstrip(_NAME_STRIP)
+    closing = name[len(right) : len(right) + 1]
+    if closing in _CLOSING and stripped.count(_CLOSING[closing]) > stripped.count(closing):
+        return stripped + closing
+    return stripped

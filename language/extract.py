@@ -110,6 +110,16 @@ _ASIDE = re.compile(r"(\S*)(\s*\([^()]*\))")
 _PARTICIPLE_ASIDE = re.compile(r"\s*\(\s*((?:born|[a-z]+ed)\b[^()]*?)\s*\)")
 
 
+_RELATIVE_ASIDE = re.compile(
+    r"\s*\(\s*(?:which|who|whose (?P<whose>[a-z]+) is|the (?P<of_which>[a-z]+) of which is)"
+    r"\s+(?P<rest>[^()]+?)\s*\)"
+)
+"""A relative clause in brackets after a name: "(which has 3000 members)", "(the leader of which is X)"."""
+
+_NAME_BEFORE = re.compile(r"(?:[A-Z0-9][\w.'’-]*\s+(?:(?:of|and|the|&)\s+)?)*[A-Z0-9][\w.'’-]*(?=\s*$)")
+"""The capitalised name that ends a text ("… where Akron Summit Assault")."""
+
+
 _DASH_ASIDE = re.compile(r"\s+(?:[—–]|--?)\s+([^—–]+?)\s+(?:[—–]|--?)\s+")
 
 
@@ -151,12 +161,14 @@ _ZH_PUNCT = re.compile(r"[，,。；;：:！!？?、\s]")
 _OWNED_ROLE = re.compile(r"(?:my|our|his|her|their) (?P<role>[a-z]+(?:-[a-z]+)*)", re.IGNORECASE)
 
 
-def _without_name_asides(sentence: str) -> str:
+def _without_name_asides(sentence: str) -> tuple[str, list[str]]:
     """Drop the bracketed asides that follow a name or a number, keep those after a common noun.
 
     An aside that is a participle phrase says something of the name, and is read as one
     between commas: "William Anders (born in 1933 in Hong Kong) flew" -> "William Anders,
-    born in 1933 in Hong Kong, flew".
+    born in 1933 in Hong Kong, flew"; one that is a relative clause is returned as a sentence
+    of its own ("Chicago (the leader of which is Rahm Emanuel)": the leader of Chicago is
+    Rahm Emanuel).
     """
 
     def aside(match: re.Match[str]) -> str:
@@ -166,9 +178,19 @@ def _without_name_asides(sentence: str) -> str:
         if role and role.group("role").casefold() in _types.PERSON_ROLES:
             return f"{role.group(0)} {match.group(1)}"  # "Ines (my cousin) got the job": my cousin Ines got it
         participle = _PARTICIPLE_ASIDE.fullmatch(match.group(2))
-        return f"{match.group(1)}, {participle.group(1)}," if participle else match.group(1)
+        if participle:
+            return f"{match.group(1)}, {participle.group(1)},"
+        relative = _RELATIVE_ASIDE.fullmatch(match.group(2))
+        name = _NAME_BEFORE.search(sentence, 0, match.start(2))
+        if relative and name:
+            # "Akron Summit Assault (which has 3000 members)": Akron Summit Assault has 3000 members.
+            noun = relative.group("whose") or relative.group("of_which")
+            said = f"the {noun} of {name.group()} is" if noun else name.group()
+            asides.append(f"{said} {relative.group('rest')}")
+        return match.group(1)
 
-    return _ASIDE.sub(aside, sentence)
+    asides: list[str] = []
+    return _ASIDE.sub(aside, sentence), asides
 
 
 def split_sentences(text: str) -> list[str]:
@@ -204,8 +226,10 @@ def split_sentences(text: str) -> list[str]:
             last_word = re.split(r"\s+", before.strip())[-1].rstrip(".").lower() if before.strip() else ""
             if last_word in lexicon_words("en", "abbreviations") or len(last_word) == 1:
                 continue
-            if _INITIALISM.search(before) and _continues_a_name(text, end):
-                continue  # "A.S. Livorno Calcio": the dot closes the initialism, not the sentence
+            if _INITIALISM.search(before) and (_continues_a_name(text, end) or text[end : end + 1].islower()):
+                # "A.S. Livorno Calcio", "AEK Athens F.C. has 69618 members": the dot closes the
+                # initialism, not the sentence
+                continue
         piece = text[start:end].strip()
         if piece:
             sentences.append(piece)
@@ -321,10 +345,11 @@ def extract_quintuples(text: str, speaker: str | None = None) -> list[Quintuple]
         # An English name's aside in brackets is said beside the sentence, not in it: read
         # without it, "located in Texas (United States)" is located in Texas, not in "Texas
         # United States". After a common noun the brackets name it ("my sister (Anna)"): kept.
-        read_text = _without_name_asides(sentence) if language == "en" else _without_heading(sentence)
+        read_text, bracketed = _without_name_asides(sentence) if language == "en" else (_without_heading(sentence), [])
         # "My neighbour Rupert — we call him Ru — lives in Exeter": Rupert lives in Exeter, and the
         # aside between dashes is said of him after it, not a break in the sentence.
         main, asides = _dash_asides(read_text) if language == "en" else (read_text, [])
+        asides += bracketed
         drafts: list[Draft] = []
         for part in (main, *asides):
             # A sentence a construction pattern reads is not read by the rules as well.

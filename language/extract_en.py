@@ -919,7 +919,7 @@ def _skip_tail(ws: list[str], j: int, state: State) -> tuple[int, str | None]:
             while _lw(ws, end) in _DAY_PARTS:
                 end += 1  # "on Tuesday evening"
         if end > j:
-            phrase = " ".join(ws[j:end])
+            phrase = " ".join(ws[j:end]).replace(" ,", ",")  # "on March 3, 1961"
             if found and found_end == j:
                 found = f"{found} {phrase}"
             elif found is None or (frequency and not is_frequency):
@@ -1228,6 +1228,10 @@ def _copula(
     split = _owner_split(subj_words, ctx) if subj_words else None
     if split and _appositive(split[1]):
         split = None  # "My dog Rex is three": about Rex (the subject already), not an attribute
+    if split and _roles_of_named(obj_words, ctx):
+        # "The Flemish department of Mobility is the owner of Antwerp Airport": what the
+        # subject is to Antwerp Airport, not a value of the department's.
+        split = None
     event = _event_with(*split, obj_words, when, neg, conf, ctx) if split else []
     if event:
         return event
@@ -1259,6 +1263,9 @@ def _copula(
     # "Frank Herbert is the author of Dune" / "Bob is my brother" -> (owner, attribute, subject).
     items = _split_list(obj_words)
     roles = [_owner_split(obj_words, ctx)] if len(items) == 1 else [_owner_split(item, ctx) for item in items]
+    if len(items) == 2 and roles[1] is not None and roles[0] is None and _is_bare_role(items[0], items[1]):
+        # "the operating organisation and owner of Antwerp Airport": both roles are of it.
+        roles[0] = (roles[1][0], " ".join(_strip_determiners(items[0])).lower())
     if len(items) > 1 and roles[0] is not None and not all(roles):
         after = obj_words.index(items[0][0]) + len(items[0])
         if after < len(obj_words) and obj_words[after] == ",":
@@ -1286,6 +1293,25 @@ def _copula(
             for s in subjects
         ]
     return _emit(subjects, "is", objects, neg, conf, state.valid_from, ctx)
+
+
+def _roles_of_named(obj_words: list[str], ctx: TextContext) -> bool:
+    """Whether a copula's complement is "the <role> of <name>" (one role or two joined by "and")."""
+    if not obj_words or obj_words[0].lower() != "the":
+        return False
+    items = _split_list(obj_words)
+    last = _owner_split(items[-1], ctx)
+    return last is not None and en.is_capitalised(last[0]) and (len(items) == 1 or _is_bare_role(items[0], items[-1]))
+
+
+def _is_bare_role(first: list[str], second: list[str]) -> bool:
+    """Whether ``first`` is a role without its "of", sharing the one of ``second`` ("the founder and CEO of")."""
+    words = _strip_determiners(first)
+    return (
+        0 < len(words) <= 3
+        and all(w.isalpha() and w.islower() for w in words)
+        and "of" in [w.lower() for w in second[1:4]]
+    )
 
 
 def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State, ctx: TextContext) -> list[Draft]:
@@ -1376,6 +1402,11 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                                     ctx,
                                 )
                             )
+                    if agents:
+                        for subject in subjects:
+                            # "The Baku Memorial in Azerbaijan was designed by …": where it is, too.
+                            drafts[-1].extras.extend(subject.extras)
+                            subject.extras = []
                     break
                 predicate = "born" if lw == "born" else lw
                 if _lw(ws, k) in en.PARTICLES and _time_at(ws, k) == k or (_lw(ws, k) in {"in", "on"} and lw == "born"):
@@ -1422,6 +1453,22 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                 k, tail_time = _skip_tail(ws, end, state)
                 if tail_time:
                     state.valid_from = tail_time
+                role_of = _role_of_named(ws, end, obj_words, ctx)
+                if role_of:
+                    # "Mumbai is the largest city in India" -> (India, largest city, Mumbai), as
+                    # "the leader of Cleveland" is Cleveland's; not (Mumbai, is, largest city).
+                    role, owners, k = role_of
+                    k, _ = _skip_tail(ws, k, state)
+                    conf = _confidence("be", state, clear=True)
+                    drafts += [
+                        Draft(owner, role, s.name, negated=neg, confidence=conf, valid_from=state.valid_from)
+                        for owner in owners
+                        for s in subjects
+                    ]
+                    if not _continues(ws, k):
+                        break
+                    k += 1
+                    continue
                 drafts += _copula(subj_words, subjects, obj_words, neg, state, ctx)
                 workplace = _workplace(ws, end, obj_words, ctx)
                 if workplace:
@@ -1745,6 +1792,36 @@ def _workplace(ws: list[str], end: int, obj_words: list[str], ctx: TextContext) 
     return ("works in" if _lw(ws, end) == "in" else "works at"), names, stop
 
 
+def _role_of_named(
+    ws: list[str], end: int, obj_words: list[str], ctx: TextContext
+) -> tuple[str, list[str], int] | None:
+    """The role a copula's subject has in a named thing: (role, owners, where they end), else None.
+
+    "the largest city in India", "an ingredient in Arròs negre", "the operating organisation
+    for Al Asad Airbase": a common noun (with at most two words before it) and "in"/"for" a
+    name. An occupation there is a workplace (``_workplace``), a relational noun the
+    subject's own relation ("an expert in Rust"), "for" after "a" a purpose ("a gift for Tom"),
+    "a city in France" a kind of place and where it is.
+    """
+    prep = _lw(ws, end)
+    if len(obj_words) < 2 or obj_words[0].lower() not in {"a", "an", "the"} or prep not in {"in", "for"}:
+        return None
+    kind = [w.lower() for w in obj_words[1:]]
+    if len(kind) > 3 or not all(w.isalpha() and w == w.lower() and w not in en.STOPWORDS for w in kind):
+        return None
+    head = kind[-1]
+    if head in RELATIONAL_NOUNS or is_occupation(" ".join(kind)) or is_occupation(head):
+        return None
+    if obj_words[0].lower() in {"a", "an"} and head in PLACE_CLASSES:
+        return None  # "Paris is a city in France": what it is, and where
+    if "NOUN" not in en.word_classes(head) or (prep == "for" and obj_words[0].lower() != "the"):
+        return None
+    names, stop = _names_after(ws, end, ctx)
+    if not names or not all(en.is_capitalised(name) for name in names):
+        return None
+    return " ".join(kind), names, stop
+
+
 def _names_after(ws: list[str], preposition: int, ctx: TextContext) -> tuple[list[str], int]:
     """The capitalised names of the object after the preposition at ``preposition``, and where it ends."""
     stop = _take_object(ws, preposition + 1)
@@ -2015,6 +2092,15 @@ def _clauses(ws: list[str]) -> list[list[str]]:
             starts = False
         if lw == "but" and i + 1 < len(ws) and _is_verbish(ws[i + 1]):
             starts = False  # "I like tea but hate coffee": same subject, keep reading
+        if lw == "which" and _lw(ws, i - 1) == "of" and (of_which := _the_role_of_which(out[-1])):
+            # "South Africa, the capital of which is Cape Town": as "whose capital is Cape Town".
+            cut, role = of_which
+            antecedent = _relative_antecedent(out[-1][:cut], [*out[-1][:cut], "whose", *role], cut)
+            del out[-1][cut:]
+            skipping = True
+            if antecedent:
+                relatives.append(_Relative("whose", antecedent, list(role)))
+            continue
         if lw in {"which", "who", "whom", "whose", "where", "when"} and out[-1]:
             skipping = True
             antecedent = _relative_antecedent(out[-1], ws, i)
@@ -2031,7 +2117,7 @@ def _clauses(ws: list[str]) -> list[list[str]]:
                 w == ","
                 and (
                     _starts_clause(ws, i + 1)
-                    or _says_without_subject(ws[i + 1 :])
+                    or (_says_without_subject(ws[i + 1 :]) and not _name_and_aside(out[-1]))
                     # "Zoe has piano, Ben has football": a name and its verb after a comma
                     or (
                         bool(out[-1])
@@ -2056,8 +2142,32 @@ def _clauses(ws: list[str]) -> list[list[str]]:
         if relatives:
             relatives[-1].open = False
         out[-1].append(w)
-    detached = [clause for clause in (relative.as_clause() for relative in relatives) if clause]
+    detached = [clause for relative in relatives for clause in relative.as_clauses()]
     return [c for c in out if c] + detached
+
+
+def _name_and_aside(words: list[str]) -> bool:
+    """Whether the words are a name, a comma and an aside without a verb ("Tom, in the end").
+
+    The comma after such an aside leads back to the name's own verb ("Tom, in the end,
+    moved to Leeds"): what follows is Tom's, not a clause that leaves out "I".
+    """
+    name = _leading_name(words)
+    if not name or _lw(words, len(name)) != "," or _is_adverb(name[0]) or name[0].lower() in en.STOPWORDS:
+        return False
+    return not any(_is_verbish(word) for word in words[len(name) + 1 :])
+
+
+def _the_role_of_which(words: list[str]) -> tuple[int, list[str]] | None:
+    """Where "(,) the <noun> of" before "which" starts, and the noun ("the capital of which"), else None."""
+    if len(words) < 3 or words[-1].lower() != "of":
+        return None
+    the = next((k for k in range(len(words) - 2, max(len(words) - 5, -1), -1) if words[k].lower() == "the"), None)
+    role = words[the + 1 : -1] if the is not None else []
+    if not role or not all(w.isalpha() and w.islower() for w in role):
+        return None
+    cut = the - 1 if the and words[the - 1] == "," else the
+    return (cut, role) if cut else None
 
 
 @dataclass
@@ -2069,24 +2179,43 @@ class _Relative:
     words: list[str] = field(default_factory=list)
     open: bool = True
 
-    def as_clause(self) -> list[str] | None:
-        """The clause it states of its name, or None."""
+    def as_clauses(self) -> list[list[str]]:
+        """The clauses it states of its name (none when it states nothing readable)."""
         if self.kind == "whose":
-            return self._of_what_it_has()
+            clause = self._of_what_it_has()
+            return [clause] if clause else []
         if self.kind != "where":
-            return [*self.antecedent, *self.words] if self.words else None
-        words = self.words
+            return [[*self.antecedent, *self.words]] if self.words else []
+        # "where Barack Obama is the leader and the African Americans are one of the ethnic groups": two.
+        parts: list[list[str]] = [[]]
+        for k, word in enumerate(self.words):
+            rest = self.words[k + 1 :]
+            if word.lower() == "and" and parts[-1] and (_has_own_subject(rest) or _lw(rest, 0) == "the"):
+                parts.append([])
+                continue
+            parts[-1].append(word)
+        return [clause for clause in (self._in_the_place(part) for part in parts if part) if clause]
+
+    def _in_the_place(self, words: list[str]) -> list[str] | None:
         be = next((k for k, w in enumerate(words) if w.lower() in en.BE_FORMS), None)
-        if be is not None and be > 0 and _lw(words, be + 1) == "the":
+        if be is not None and be > 0 and _lw(words, be + 1) in {"the", "a", "an", "one"}:
             role = words[be + 2 :]
+            if _lw(words, be + 1) == "one" and [w.lower() for w in role[:2]] == ["of", "the"]:
+                role = [*role[2:-1], en.singular(role[-1].lower())] if len(role) > 2 else []  # one of the groups
             if 1 <= len(role) <= 2 and not any(en.is_capitalised(w) for w in role):
-                return [*words[: be + 2], *role, "of", *self.antecedent]  # X is the leader (of it)
+                if _lw(words, be + 1) in {"a", "an"} and is_occupation(" ".join(role).lower()):
+                    return [*words, "in", *self.antecedent]  # "where Tom is a baker": he works there
+                # "where X is the leader", "where John Roberts is a leader": X is the leader (of it)
+                return [*words[:be], words[be], "the", *role, "of", *self.antecedent]
         if be is not None and _lw(words, 0) == "the" and 2 <= be <= 3 and be + 1 < len(words):
             role = words[1:be]
             if not any(en.is_capitalised(w) for w in role):
                 return ["the", *role, "of", *self.antecedent, *words[be:]]  # the currency (of it) is Y
         if len(words) >= 2 and _is_verbish(words[-1]) and words[-1].lower() not in en.BE_FORMS:
             return [*words, "in", *self.antecedent]  # my sister lives (in it)
+        if _has_own_subject(words) and not any(w.lower() in _LOCATIVE_ENDS for w in words):
+            # "California, where Alan Shepard died on March 3 1961": he died on that day in California.
+            return [*words, "in", *self.antecedent]
         return None
 
     def _of_what_it_has(self) -> list[str] | None:
@@ -2098,6 +2227,15 @@ class _Relative:
         if any(en.is_capitalised(w) or not w.replace("-", "").isalpha() for w in words[:verb]):
             return None
         return ["the", *words[:verb], "of", *self.antecedent, *words[verb:]]
+
+
+def _has_own_subject(words: list[str]) -> bool:
+    """Whether a clause opens with a name or a personal pronoun and its verb ("Alan Shepard died …", "she met Sam")."""
+    if not words:
+        return False
+    if words[0].lower() in SUBJECT_PRONOUNS and words[0].lower() not in {"it", "there"}:
+        return len(words) > 1 and _is_verbish(words[1])
+    return _name_then_verb(words, 0)
 
 
 _POSSESSIVE_OPENERS = frozenset({"my", "our", "his", "her", "their"})
@@ -2123,6 +2261,22 @@ def _appositions(ws: list[str]) -> tuple[list[str], list[list[str]]]:
         if name and _names_a_relative(ws[:k]) and (after == len(ws) or ws[after] in {",", "who", "which"}):
             role = _without_role_modifier(ws[:k])  # "my best friend from school, Dalia": my best friend Dalia
             ws = [*role, *ws[k + 1 : after], *ws[after + 1 :]] if _lw(ws, after) == "," else [*role, *ws[k + 1 :]]
+            continue
+        aside_of = _trailing_name(ws[:k]) if _lw(ws, k + 1) in en.PREPOSITIONS else []
+        close = next((j for j in range(k + 2, len(ws)) if ws[j] == ","), len(ws))
+        if (
+            aside_of
+            and k + 2 < close < len(ws)
+            and not any(_is_verbish(w) for w in ws[k + 2 : close])
+            and _resumes_main_clause(ws, close + 1)
+        ):
+            # "Tom, in the end, moved to Leeds": the aside is dropped, the name keeps its verb;
+            # "Al Asad Airbase, in Iraq, has a runway …", "Ajoblanco, from Spain, has bread …":
+            # where the name is (from) is said of it too.
+            named = ws[k + 3] if _lw(ws, k + 2) == "the" and k + 3 < close else ws[k + 2]
+            if _lw(ws, k + 1) in {"in", "from"} and en.is_capitalised(named):
+                described.append([*aside_of, "is", *ws[k + 1 : close]])
+            ws = [*ws[:k], *ws[close + 1 :]]
             continue
         described_name = _trailing_name(ws[:k]) if _lw(ws, k + 1) in {"a", "an"} else []
         if described_name:
@@ -2182,13 +2336,19 @@ def _participial_clauses(ws: list[str]) -> tuple[list[str], list[list[str]]]:
     """
     if _is_participle(ws[0] if ws else "", fronted=True) and (_lw(ws, 1) in en.PREPOSITIONS or _lw(ws, 0) == "born"):
         # "Born in …", "Founded in 1998, …", "Operated by …"; not "Given the rain, …"
-        comma = next((k for k in range(len(ws) - 1, 0, -1) if ws[k] == "," and _name_then_verb(ws, k + 1)), None)
+        # The name may follow "the": "Located in Dublin, the 3Arena was completed in 1987".
+        def named_at(k: int) -> int:
+            return k + 2 if _lw(ws, k + 1) == "the" and _name_then_verb(ws, k + 2) else k + 1
+
+        comma = next((k for k in range(len(ws) - 1, 0, -1) if ws[k] == "," and _name_then_verb(ws, named_at(k))), None)
         if comma is not None:
-            name = _leading_name(ws[comma + 1 :])
+            name = _leading_name(ws[named_at(comma) :])
             return ws[comma + 1 :], [[*name, "was", ws[0].lower(), *ws[1:comma]]]
     for k in range(1, len(ws) - 2):
-        if ws[k] == "," and _is_participle(ws[k + 1], fronted=False):
-            close = next((j for j in range(k + 2, len(ws)) if ws[j] == ","), None)
+        # "Buzz Aldrin, also called Edwin E. Aldrin Jr., graduated …": an adverb may lead the participle.
+        participle = k + 2 if _is_adverb(ws[k + 1]) and not en.is_capitalised(ws[k + 1]) else k + 1
+        if ws[k] == "," and _is_participle(_lw(ws, participle) or "", fronted=False):
+            close = next((j for j in range(participle + 1, len(ws)) if ws[j] == ","), None)
             name = _trailing_name(ws[:k])
             if close is not None and name and _resumes_main_clause(ws, close + 1):
                 return [*ws[:k], *ws[close + 1 :]], [[*name, "was", *ws[k + 1 : close]]]

@@ -51,6 +51,7 @@ from elephant_broker.language.segment import (
     is_kin_nickname,
     is_latin,
     is_punct,
+    is_split_full_name,
     join_words,
     pos_tag,
     word_freq,
@@ -290,6 +291,7 @@ def tag(clause: str) -> list[Tok]:
     toks = _merge_occupation_suffix(toks)
     toks = _merge_names(toks)
     toks = _merge_institutions(toks)
+    toks = _merge_place_ends(toks)
     toks = _merge_times(toks)
     toks = _merge_dishes(toks)
     toks = _merge_every(toks)
@@ -531,8 +533,12 @@ def _merge_names(toks: list[Tok]) -> list[Tok]:
             out.append(Tok(tok.w + nxt.w, "NAME"))
             i += 2
             continue
+        if nxt is not None and _given_name_after_surname(tok, nxt, after, out[-1] if out else None):
+            out.append(Tok(tok.w + nxt.w, "NAME"))  # 邹 + 海涛 + 住在: a name jieba cut in two
+            i += 2
+            continue
         if tok.f in {"nr", "nrfg"} or _types.looks_like_zh_person(tok.w) and tok.f not in {"ns", "nt"}:
-            if tok.w not in _types.FOODS and _types.gazetteer_type(tok.w) is None:
+            if tok.w not in _types.FOODS and _types.gazetteer_type(tok.w) is None and not _ends_like_a_place(tok.w):
                 tok = Tok(tok.w, "NAME")
         if tok.f == "NAME" and i == 0 and len(toks) == 2 and _third_name_character(tok, toks[1]):
             # 谢礼立，男，汉族: jieba cuts a clause that is only a name into 谢礼 + 立.
@@ -556,6 +562,30 @@ def _merge_names(toks: list[Tok]) -> list[Tok]:
         out.append(tok)
         i += 1
     return out
+
+
+def _given_name_after_surname(tok: Tok, nxt: Tok, after: Tok | None, before: Tok | None) -> bool:
+    """Whether a lone surname and the one or two characters after it are a person's name.
+
+    jieba cuts names it does not know into a surname and a word (邹 + 海涛, 钱 + 秀英). Read
+    as a name only where a subject stands — at the start of a clause or after a role (我奶奶)
+    — and before its verb or preposition (住, 在, 对), so 王府井 or 高楼 stay words.
+    """
+    if after is None or len(tok.w) != 1 or tok.w not in _types.SURNAMES_ZH:
+        return False
+    if tok.f.startswith("v") or not 1 <= len(nxt.w) <= 2 or not is_split_full_name(tok.w + nxt.w):
+        return False
+    at_subject = before is None or is_punct(before.w) or before.w in _types.PERSON_ROLES
+    return at_subject and (after.f.startswith("v") or after.f in {"p", "d"} or after.w in VERB_WORDS)
+
+
+_ADMINISTRATIVE_ENDS = ("省", "市", "县", "区", "村", "路", "街", "镇", "乡")
+"""Place endings no given name has (梧桐村, 石坝街); 山, 国, 城 do end names (周振国)."""
+
+
+def _ends_like_a_place(word: str) -> bool:
+    """Whether a word jieba tags a person's name ends as a place's name does (梧桐村/nr)."""
+    return len(word) >= 3 and word.endswith(_ADMINISTRATIVE_ENDS)
 
 
 def _surname_alone(tok: Tok) -> bool:
@@ -601,6 +631,28 @@ def _merge_institutions(toks: list[Tok]) -> list[Tok]:
             if _ORDINAL.match(name[: -len(tok.w)]) and out and out[-1].f in {"ns", "nz", "j"}:
                 name = out.pop().w + name  # 杭州 + 第二中学
             out.append(Tok(name, "nt"))
+            continue
+        out.append(tok)
+    return out
+
+
+def _merge_place_ends(toks: list[Tok]) -> list[Tok]:
+    """Glue an administrative ending jieba cuts off a place's name: 梧桐 + 村, 江口 + 镇 (a place, ns).
+
+    Only after a two-character noun or name that is no role or attribute (我们村 is the speaker's village).
+    """
+    out: list[Tok] = []
+    for tok in toks:
+        if (
+            tok.w in _ADMINISTRATIVE_ENDS
+            and out
+            and len(out[-1].w) == 2
+            and has_cjk(out[-1].w)
+            and out[-1].f in {"n", "ns", "nr", "nz", "j", "NAME"}
+            and out[-1].w not in _types.PERSON_ROLES
+            and out[-1].w not in ATTRIBUTE_NOUNS
+        ):
+            out.append(Tok(out.pop().w + tok.w, "ns"))
             continue
         out.append(tok)
     return out
@@ -1365,8 +1417,13 @@ def _read_predicates(toks: list[Tok], pos: int, state: State, ctx: TextContext, 
                 and tok.w not in VERB_WORDS - {"在"}
             ):
                 end = _take_object(toks, pos + 1)
-                # 在腾讯公司工作: the trailing noun-verb is the verb, not part of the place.
-                if end > pos + 1 and toks[end - 1].f == "vn" and (end == n or not _is_nominal(toks[end])):
+                # 在腾讯公司工作: the trailing noun-verb is the verb, not part of the place; before
+                # another verb it is the phrase's noun (对学科发展作出了贡献: the field's development).
+                if (
+                    end > pos + 1
+                    and toks[end - 1].f == "vn"
+                    and (end == n or not (_is_nominal(toks[end]) or toks[end].f in {"v", "VERB"}))
+                ):
                     end -= 1
                 after = end
                 while after < n and toks[after].f in {"d", "NEG", "MOST", "HEDGE"}:
@@ -1887,6 +1944,9 @@ def _read_clause_words(toks: list[Tok], state: State, ctx: TextContext) -> list[
     named = _read_naming(toks, state, ctx)
     if named is not None:
         return named
+    passive = _agent_passive(toks, state, ctx)
+    if passive is not None:
+        return passive
     toks = _change_as_copula(toks)
     # The copula path first: the first 是 with a verb-free (or 的-ending) left side.
     k = next((k for k, tok in enumerate(toks) if tok.f == "COP" and k > 0), None)
@@ -1965,6 +2025,53 @@ def _read_clause_words(toks: list[Tok], state: State, ctx: TextContext) -> list[
             ]
             drafts += said
             subject.extras = [extra for extra in subject.extras if extra not in said]
+    return drafts
+
+
+_AGENT_MARKERS = frozenset({"由", "被"})
+_PASSIVE_ADVERBIALS = frozenset({"于", "在", "以", "从"})
+
+
+def _agent_passive(toks: list[Tok], state: State, ctx: TextContext) -> list[Draft] | None:
+    """Read "X(是)由Y(于T)(在P)创办(的)" / "X被Y(以…)收购(了)" as (Y, 创办, X), when T; None if no such clause.
+
+    The agent is the subject, as in the active voice (Y创办了X), so both say one fact. Only
+    a clause that ends with its verb: one with an object after it (被公司派到上海) is read
+    by the rules.
+    """
+    marker = next((k for k, tok in enumerate(toks) if tok.w in _AGENT_MARKERS and tok.f == "p"), None)
+    if not marker:
+        return None
+    end = len(toks)
+    while end > marker and toks[end - 1].f in {"ASP", "uj", "ul", "y"} | {"x"}:
+        end -= 1  # 收购了, 创办的
+    if end <= marker + 2 or not _is_verb(toks[end - 1]) or toks[end - 1].f == "COP":
+        return None
+    verb = toks[end - 1].w
+    patient = toks[:marker]
+    if patient and patient[-1].f == "COP":
+        patient = patient[:-1]  # 是由
+    if not patient or any(_is_verb(tok) for tok in patient) or _take_subject(patient, 0) != len(patient):
+        return None
+    between = toks[marker + 1 : end - 1]
+    cut = next((k for k, tok in enumerate(between) if tok.w in _PASSIVE_ADVERBIALS or tok.f == "TIME"), len(between))
+    agent, adverbials = between[:cut], between[cut:]
+    when = next((tok.w for tok in adverbials if tok.f == "TIME"), None)
+    if (
+        not agent
+        or any(tok.f in {"r", "ME"} or tok.w == "的" for tok in agent)
+        or any(is_punct(tok.w) for tok in between)
+    ):
+        return None  # 由尚德王的长兄金桥王子: a description, no name
+    if any(tok.w in {"《", "》"} for tok in patient) or any(tok.w == "的" for tok in patient if patient[0].f != "ME"):
+        return None  # a work's credits are the credit patterns' (《W》由X执导); 某某的王位 is no name
+    agents = _subject([Tok(join_words([tok.w for tok in agent]), "NAME" if len(agent) > 1 else agent[0].f)], ctx)
+    if not agents:
+        return None
+    patients = state.subjects
+    state.subjects = agents
+    drafts = _emit(state, verb, patient, False, _confidence([verb], state, clear=True), ctx, when or state.valid_from)
+    state.subjects = patients
     return drafts
 
 
@@ -2119,7 +2226,11 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
             for draft in (d for top in read for d in (top, *top.extras)) if schedule else ():
                 draft.schedule = draft.schedule or schedule
             drafts += read
-    return drafts
+    # 对学科发展作出了重要贡献: a light verb's meaning is its object; no fact is read from it.
+    return [draft for draft in drafts if not draft.predicate.endswith(_LIGHT_VERBS)]
+
+
+_LIGHT_VERBS = tuple(sorted(words("zh", "light_verbs")))
 
 
 def _schedule_of(clause: str) -> str | None:

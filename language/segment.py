@@ -535,6 +535,32 @@ def is_kin_nickname(word: str) -> bool:
     )
 
 
+GIVEN_NAME_TAGS = frozenset({"n", "ns", "nr", "nz", "ng", "a", "j", "nrfg"})
+"""Tags jieba gives the given name it cuts from an unknown full name (钱 + 秀英/nr, 邹 + 海涛/nr)."""
+
+
+def is_split_full_name(name: str) -> bool:
+    """Whether a three-character word is a surname and a two-character given name jieba cuts apart.
+
+    jieba keeps names it knows whole (张伟/nr); one it does not know comes out as a surname
+    and a word (邹 + 海涛, 钱 + 秀英). A word it knows (王府井) is one token, no name; two
+    characters (高 + 桥) are too often a word to be read as a name.
+    """
+    if len(name) != 3 or name[0] not in _types.SURNAMES_ZH:
+        return False
+    tagged = pos_tag(name)
+    if len(tagged) != 2 or tagged[0][0] != name[0] or tagged[0][1].startswith("v"):
+        return False
+    given, tag = tagged[1]
+    return (
+        tag in GIVEN_NAME_TAGS
+        and has_cjk(given)
+        and given not in _types.PERSON_ROLES
+        and given not in _types.PERSON_TITLES_ZH
+        and _types.gazetteer_type(given) is None
+    )
+
+
 def pos_tag(text: str) -> list[tuple[str, str]]:
     """Part-of-speech tag text with jieba.posseg (whitespace tokens dropped).
 

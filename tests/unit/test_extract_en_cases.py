@@ -804,3 +804,86 @@ def test_a_greeted_name_is_no_one_the_turn_speaks_of() -> None:
 
 def test_a_name_contraction_is_the_verb() -> None:
     assert ("Nadia", "Ines") in ends("My cousin lives in Porto. Her name's Ines btw.", "Nadia")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "where" with a subject of its own: what it states happened in the place.
+        (
+            "Odile Brun grew up in Tarsk, where Ida Marsh died on 4 May 1987.",
+            {("Odile Brun", "Tarsk"), ("Ida Marsh", "4 May 1987"), ("Ida Marsh", "Tarsk")},
+        ),
+        # Two clauses joined by "and"; a role said with "a" or "one of the" is the place's.
+        (
+            "Kell Pie comes from Norland, where Ida Marsh is a leader and the Velans are one of the ethnic groups.",
+            {("Kell Pie", "Norland"), ("Norland", "Ida Marsh"), ("Norland", "Velans")},
+        ),
+        # An occupation there is a workplace.
+        ("Rhys lives in Tarsk, where Ana is a teacher.", {("Rhys", "Tarsk"), ("Ana", "teacher"), ("Ana", "Tarsk")}),
+        # Nothing about the place itself: no fact.
+        ("Rhys lives in Tarsk, where there are two parks.", {("Rhys", "Tarsk")}),
+    ],
+)
+def test_what_happens_where(text: str, expected: set[tuple[str, str]]) -> None:
+    assert ends(text, "Mara") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "the <role> in/for <name>" is the name's, as "the <role> of <name>".
+        ("Tarsk is the largest city in Norland.", {("Norland", "largest city", "Tarsk")}),
+        ("Saffron is an ingredient in Kell Pie.", {("Kell Pie", "ingredient", "Saffron")}),
+        (
+            "The Norland Guard is the operating organisation for Orla Airfield.",
+            {("Orla Airfield", "operating organisation", "Norland Guard")},
+        ),
+        # Two roles sharing one "of"; a subject that is itself "the X of Y" does not make them its values.
+        (
+            "Ida Marsh is the founder and CEO of Veltrix.",
+            {("Veltrix", "founder", "Ida Marsh"), ("Veltrix", "CEO", "Ida Marsh")},
+        ),
+        # Not a purpose after "a", nor a kind of place.
+        ("This is a gift for Tom.", set()),
+        ("Tarsk is a city in Norland.", {("Tarsk", "is", "city")}),
+    ],
+)
+def test_a_role_in_a_named_thing(text: str, expected: set[tuple[str, str, str]]) -> None:
+    assert {(q.subject, q.predicate, q.object) for q in extract_quintuples(text, "Mara")} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # An aside between commas after a name: the name keeps its verb; "in"/"from" a place is said of it.
+        ("Tom Reed, in the end, moved to Leeds.", {("Tom Reed", "Leeds")}),
+        ("Orla Airfield, in Norland, has 3 runways.", {("Orla Airfield", "3"), ("Orla Airfield", "Norland")}),
+        # A participle phrase after an adverb names the same person; the rest is still theirs.
+        (
+            "Vela Pike, also known as Vee, studied at Orla College.",
+            {("Vela Pike", "Vee"), ("Vela Pike", "Orla College")},
+        ),
+        # A fronted participle before "the <name>".
+        ("Located in Tarsk, the Orla Arena was completed in 1987.", {("Orla Arena", "Tarsk"), ("Orla Arena", "1987")}),
+        # A name placed in a place keeps its place in the passive.
+        (
+            "The Orla Memorial in Tarsk was designed by Ida Marsh.",
+            {("Ida Marsh", "Orla Memorial"), ("Orla Memorial", "Tarsk")},
+        ),
+        # "the <noun> of which is" says what "whose <noun> is" says; a relative clause in brackets is read too.
+        ("Dunmore lies in Norland, the capital of which is Tarsk.", {("Dunmore", "Norland"), ("Norland", "Tarsk")}),
+        (
+            "Orla Arena is in Tarsk (the mayor of which is Ida Marsh).",
+            {("Orla Arena", "Tarsk"), ("Tarsk", "Ida Marsh")},
+        ),
+        (
+            "Kell Harriers (which has 3000 members) play in Tarsk.",
+            {("Kell Harriers", "3000"), ("Kell Harriers", "Tarsk")},
+        ),
+        # An initialism followed by a word in lower case does not end the sentence (names drop a final dot).
+        ("Orla Athletic F.C. has 9000 members.", {("Orla Athletic F.C", "9000")}),
+    ],
+)
+def test_what_is_said_around_a_name(text: str, expected: set[tuple[str, str]]) -> None:
+    assert ends(text, "Mara") == expected

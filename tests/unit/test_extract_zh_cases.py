@@ -492,3 +492,35 @@ def test_a_role_before_a_name_is_said_of_the_name() -> None:
     found = triples("我邻居王建国在银行上班。", "林悦")
     assert found >= {("林悦", "邻居", "王建国", False), ("王建国", "上班", "银行", False)}
     assert ("王建国", "是", "热心人", False) in triples("我邻居王建国是个热心人。", "林悦")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A full name jieba cuts into a surname and a word (邹 + 海涛, 钱 + 秀英) is one name where a subject stands.
+        ("邹海涛住在长沙。", {("邹海涛", "住在", "长沙", False)}),
+        # A village's name keeps its ending (梧桐 + 村).
+        ("我外婆钱秀英住在梧桐村。", {("钱秀英", "住在", "梧桐村", False), ("冯洁", "外婆", "钱秀英", False)}),
+        # Not two characters that are a word (高 + 桥).
+        ("高桥很热闹。", set()),
+    ],
+)
+def test_names_jieba_cuts_apart(text: str, expected: set[Triple]) -> None:
+    assert triples(text, "冯洁") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # 由/被 marks the agent: the fact is the active one (孟雪松创办了松岩科技), with its date.
+        ("松岩科技由孟雪松于2012年创办。", {("孟雪松", "创办", "松岩科技", False)}),
+        ("北辰科技是由邹海涛创办的。", {("邹海涛", "创办", "北辰科技", False)}),
+        # No agent named: nothing to say who did it.
+        ("我的自行车被偷了。", set()),
+        # A work's credits keep the work first, as the credit patterns do.
+        ("《河岸草木志》由程秋白编写，是一本植物图鉴。", {("河岸草木志", "作者", "程秋白", False)}),
+    ],
+)
+def test_the_agent_of_a_passive(text: str, expected: set[Triple]) -> None:
+    assert triples(text, "冯洁") == expected
+    assert all(q.valid_from == "2012年" for q in extract_quintuples(text, "冯洁") if "2012" in text)
