@@ -132,6 +132,9 @@ def lemma(word: str) -> str:
         return IRREGULAR[w]
     if w in VERB_BASES:
         return w
+    prefixed = _verb_prefix(w)
+    if prefixed:
+        return f"{prefixed[0]}-{lemma(prefixed[1])}"  # "co-wrote" -> "co-write"
     candidates: list[str] = []
     if w.endswith("ies"):
         candidates.append(w[:-3] + "y")
@@ -185,11 +188,26 @@ def is_inflected_verb(word: str) -> bool:
 
 
 def is_verb(word: str) -> bool:
-    """Return True when ``word`` is a known verb in some inflected form."""
+    """Return True when ``word`` is a known verb in some inflected form ("co-wrote" as "wrote")."""
     w = word.lower()
     if w in IRREGULAR or w in VERB_BASES:
         return True
+    prefixed = _verb_prefix(w)
+    if prefixed:
+        return is_verb(prefixed[1])
     return lemma(w) in VERB_BASES and lemma(w) != w
+
+
+_VERB_PREFIXES = frozenset({"co", "re", "pre", "over", "under", "out", "mis", "cross"})
+
+
+def _verb_prefix(word: str) -> tuple[str, str] | None:
+    """Split a verb written with a hyphenated prefix ("co-wrote", "re-opened"), else None."""
+    prefix, hyphen, stem = word.partition("-")
+    if not hyphen or prefix not in _VERB_PREFIXES or not stem.isalpha():
+        return None
+    stem_base = IRREGULAR.get(stem, stem)
+    return (prefix, stem) if stem_base in VERB_BASES or lemma(stem) in VERB_BASES else None
 
 
 def is_gerund(word: str) -> bool:

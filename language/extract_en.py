@@ -110,6 +110,7 @@ TIME_LEAD_INS = words("en", "time_lead_ins")
 GREETINGS = words("en", "small_talk") | {"thanks", "thank", "congrats", "congratulations", "dear"}
 INDIRECT_PRONOUNS = words("en", "indirect_pronouns")
 _TIME_UNITS = words("en", "recurring_time_units")
+_APPROXIMATORS = words("en", "approximators")
 _NUMBER_WORDS = words("en", "number_words")
 _WEEKDAYS = words("en", "weekdays")
 _DAY_PARTS = words("en", "day_parts")
@@ -118,6 +119,7 @@ MANNER_WORDS = words("en", "manner_words")
 INTENSIFIERS = words("en", "manner_intensifiers")
 # Verbs that end a habit or use: "stopped using Slack" is a negated "use Slack".
 CESSATION_VERBS = words("en", "cessation_verbs")
+INCEPTION_VERBS = words("en", "inception_verbs")
 # Objects whose place is the employer: "quit my job at Deloitte" -> no longer works at Deloitte.
 JOB_NOUNS = words("en", "job_nouns")
 # Nouns that stand in for the list a colon gives ("things to pack: a tent, a headlamp").
@@ -774,7 +776,7 @@ def _take_object(ws: list[str], k: int) -> int:
             continue
         if lw == "to" and j > k and j + 1 < n and en.is_base_verb(ws[j + 1]):
             break
-        if j > k and lw in en.PREPOSITIONS and lw != "of":
+        if j > k and lw in en.PREPOSITIONS and lw != "of" and not _names_its_purpose(ws, j):
             break
         if j > k and _time_at(ws, j) > j and not en.is_capitalised(w) and not _model_year(ws, j):
             break
@@ -799,6 +801,18 @@ def _take_object(ws: list[str], k: int) -> int:
             break
         j += 1
     return j
+
+
+def _names_its_purpose(ws: list[str], j: int) -> bool:
+    """Whether the "for" at ``j`` is inside an institution's name ("the Foundation for Rural Schools")."""
+    return (
+        _lw(ws, j) == "for"
+        and j > 0
+        and en.is_capitalised(ws[j - 1])
+        and ws[j - 1].lower() in _types.ORG_SUFFIXES_EN
+        and j + 1 < len(ws)
+        and en.is_capitalised(ws[j + 1])
+    )
 
 
 def _says_without_subject(ws: list[str]) -> bool:
@@ -1020,6 +1034,19 @@ def _tail_relations(
     j = start
     while j < end:
         lw = ws[j].lower()
+        if (
+            lw == "as"
+            and _lw(ws, j + 1) in {"a", "an"}
+            and (base in {"work", "join", "start"} or predicate_key(predicate) == "works_at")
+        ):
+            # "joined Veltrix as a data analyst": the job taken there.
+            stop = _take_object(ws, j + 1)
+            kind = " ".join(ws[j + 2 : stop]).lower()
+            if is_occupation(kind) and not neg:
+                conf = _confidence("work", state, clear=True)
+                drafts += _emit(subjects, "works as", [kind], neg, conf, valid_from, ctx, "work as")
+            j = max(stop, j + 1)
+            continue
         if lw in TAIL_PREPS and _time_at(ws, j) == j:
             stop = _take_object(ws, j + 1)
             obj_words = _strip_determiners(ws[j + 1 : stop])
@@ -1365,7 +1392,9 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
             k, _ = _skip_tail(ws, end, state)
             break
         if be and not en.is_gerund(lw):
-            if en.is_participle(lw) or lw == "born":
+            # A regular participle before a date is one too ("was inaugurated on 28 September 2013").
+            dated_participle = _is_participle(lw, fronted=False) and _time_at(ws, k + 1) > k + 1
+            if en.is_participle(lw) or lw == "born" or dated_participle:
                 k += 1
                 dated = _time_at(ws, k)
                 if dated > k and _lw(ws, dated) == "by" and lw != "born":
@@ -1441,6 +1470,7 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                 and not en.is_capitalised(w)
                 and en.possessive_owner(w) is None
                 and not w.isdigit()
+                and _time_at(ws, k + 1) == k + 1  # "was promoted in August 2017": when, not "promoted in"
             ):
                 # Adjective + preposition: "is interested in", "is good at", "is married to".
                 predicate = f"{lw} {_lw(ws, k + 1)}"
@@ -1509,6 +1539,13 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                     return drafts + _read_clause(ws[start:], state, ctx)
             ceased = base in CESSATION_VERBS or (base == "give" and _lw(ws, k) == "up")
             after = k + 1 if base == "give" else k
+            if base in INCEPTION_VERBS and k < n and en.is_gerund(ws[k]) and _lw(ws, k + 1) not in {"to", "on"}:
+                # "started working at Kestrel Foods": the gerund is the relation, and holds now.
+                lw = base = en.lemma(ws[k])
+                predicate = en.third_person(base)
+                clear = True
+                be = have = None
+                k += 1
             if ceased and after < n and en.is_gerund(ws[after]):
                 # "stopped using Slack", "gave up smoking": the gerund is what is no longer
                 # done, so it is the relation, negated ("never stopped using Vim" still uses it).
@@ -1541,6 +1578,8 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                 _lw(ws, k) in en.PARTICLES
                 and _time_at(ws, k) == k
                 and _frequency_at(ws, k) == k
+                # "has about 120 singers": a count, not "has about"
+                and not (base == "have" and _lw(ws, k) in _APPROXIMATORS and _is_number(_lw(ws, k + 1)))
                 and not (_lw(ws, k) == "to" and k + 1 < n and en.is_base_verb(ws[k + 1]))
                 and not (gerund and not prep_gerund and not en.is_capitalised(ws[k + 1] if k + 1 < n else ""))
             ):
@@ -1735,6 +1774,9 @@ def _count_at(ws: list[str], k: int) -> tuple[str, str, int] | None:
     The count is written in digits and what is counted is a plural noun (with at most one
     word before it): "has 3 kids" -> (number of kids, 3).
     """
+    approximate = _lw(ws, k) in _APPROXIMATORS and _is_number(_lw(ws, k + 1))
+    if approximate:
+        k += 1  # "about 120 singers": the count, kept approximate
     if not _is_number(_lw(ws, k)):
         return None
     end = k + 1
@@ -1743,7 +1785,7 @@ def _count_at(ws: list[str], k: int) -> tuple[str, str, int] | None:
     counted = [w.lower() for w in ws[k + 1 : end]]
     if not counted or en.singular(counted[-1]) == counted[-1] or _lw(ws, end) == "of":
         return None  # "18 grams of carbs": a measure of something else
-    return "number of " + " ".join(counted), ws[k], end
+    return "number of " + " ".join(counted), f"{ws[k - 1].lower()} {ws[k]}" if approximate else ws[k], end
 
 
 def _had_as(ws: list[str], k: int) -> tuple[str, list[str], int] | None:
@@ -2278,9 +2320,22 @@ def _appositions(ws: list[str]) -> tuple[list[str], list[list[str]]]:
                 described.append([*aside_of, "is", *ws[k + 1 : close]])
             ws = [*ws[:k], *ws[close + 1 :]]
             continue
-        described_name = _trailing_name(ws[:k]) if _lw(ws, k + 1) in {"a", "an"} else []
+        # "Dunmore, the largest city in Norland, lies on …" as "Samuel Adeyemi, a … architect, designed …"
+        described_name = _trailing_name(ws[:k]) if _lw(ws, k + 1) in {"a", "an", "the"} else []
         if described_name:
             close = next((j for j in range(k + 2, len(ws)) if ws[j] == ","), len(ws))
+            definite = _lw(ws, k + 1) == "the"
+            if (
+                definite
+                and (
+                    close == len(ws)  # "…, the Orla Arena was completed": the sentence's own subject
+                    or not ws[k + 2 : close]
+                    or not (ws[k + 2].islower() or ws[k + 2].lower() in _types.PERSON_ROLES)  # "the CEO of …"
+                    or any(_is_verbish(w) or w.lower() in en.CLAUSE_WORDS for w in ws[k + 2 : close])
+                )
+            ):
+                k += 1
+                continue
             if close == len(ws) or _resumes_main_clause(ws, close + 1):
                 described.append([*described_name, "is", *ws[k + 1 : close]])
                 ws = [*ws[:k], *ws[close + 1 :]]
@@ -2338,7 +2393,13 @@ def _participial_clauses(ws: list[str]) -> tuple[list[str], list[list[str]]]:
         # "Born in …", "Founded in 1998, …", "Operated by …"; not "Given the rain, …"
         # The name may follow "the": "Located in Dublin, the 3Arena was completed in 1987".
         def named_at(k: int) -> int:
-            return k + 2 if _lw(ws, k + 1) == "the" and _name_then_verb(ws, k + 2) else k + 1
+            # "the 3Arena", "the painter Ida Marsh": a determiner and a lower-case kind before the name
+            if _lw(ws, k + 1) != "the":
+                return k + 1
+            at = k + 2
+            while at < min(len(ws), k + 5) and ws[at].isalpha() and ws[at].islower():
+                at += 1
+            return at if _name_then_verb(ws, at) else k + 1
 
         comma = next((k for k in range(len(ws) - 1, 0, -1) if ws[k] == "," and _name_then_verb(ws, named_at(k))), None)
         if comma is not None:
@@ -2349,7 +2410,7 @@ def _participial_clauses(ws: list[str]) -> tuple[list[str], list[list[str]]]:
         participle = k + 2 if _is_adverb(ws[k + 1]) and not en.is_capitalised(ws[k + 1]) else k + 1
         if ws[k] == "," and _is_participle(_lw(ws, participle) or "", fronted=False):
             close = next((j for j in range(participle + 1, len(ws)) if ws[j] == ","), None)
-            name = _trailing_name(ws[:k])
+            name = _strip_determiners(_trailing_name(ws[:k], _NAME_JOINERS))  # "The Chapel of Kell, built in …"
             if close is not None and name and _resumes_main_clause(ws, close + 1):
                 return [*ws[:k], *ws[close + 1 :]], [[*name, "was", *ws[k + 1 : close]]]
     return ws, []
@@ -2445,7 +2506,10 @@ def _resumes_main_clause(ws: list[str], i: int) -> bool:
     j = i
     while j < len(ws) and _is_adverb(ws[j]):
         j += 1
-    return j < len(ws) and _is_verbish(ws[j])
+    # A past tense the verb list lacks ("debuted") still resumes it: lemminflect knows the verb.
+    return j < len(ws) and (
+        _is_verbish(ws[j]) or (ws[j].islower() and ws[j].endswith("ed") and en.is_inflected_verb(ws[j]))
+    )
 
 
 # "switched from Slack (to Discord)": Slack is no longer used; "moved from Boston": no longer lived in.
@@ -2673,6 +2737,10 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     ws, participial = _participial_clauses(ws)
     ws = _without_fronted_phrase(ws)
     ws, reduced = _reduced_relative_of_subject(ws)
+    for number, description in enumerate(described):
+        # "Veltrix, a bakery chain based in Tarsk, has …": the description's participle phrase too.
+        described[number], more = _reduced_relative_of_subject(description)
+        reduced += more
     state = State(subjects=[])
     drafts: list[Draft] = []
     for number, clause in enumerate([*_clauses(ws), *participial, *described, *reduced]):

@@ -887,3 +887,48 @@ def test_a_role_in_a_named_thing(text: str, expected: set[tuple[str, str, str]])
 )
 def test_what_is_said_around_a_name(text: str, expected: set[tuple[str, str]]) -> None:
     assert ends(text, "Mara") == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "started <doing>": the gerund is the relation, and holds now.
+        ("My brother Owen started working at Veltrix.", {("Owen", "works at", "Veltrix"), ("Mara", "brother", "Owen")}),
+        # "joined <employer> as a <job>": the job too.
+        (
+            "I joined Veltrix as a data analyst.",
+            {("Mara", "works at", "Veltrix"), ("Mara", "works as", "data analyst")},
+        ),
+        # A definite description between commas is said of the name; the sentence goes on.
+        (
+            "Tom Reed, the CEO of Veltrix, lives in Tarsk.",
+            {("Tom Reed", "lives in", "Tarsk"), ("Veltrix", "CEO", "Tom Reed")},
+        ),
+        # A verb written with a hyphenated prefix; a name with "for" after its institution word.
+        ("Ida Marsh co-wrote Harbor Lights.", {("Ida Marsh", "co-wrote", "Harbor Lights")}),
+        ("Ida Marsh leads the Foundation for Rural Schools.", {("Ida Marsh", "leads", "Foundation for Rural Schools")}),
+        # A past tense the verb list lacks still ends the participle phrase before it.
+        (
+            "The film Harbor Lights, directed by Tom Reed, debuted at the Orla Arts Week.",
+            {("Harbor Lights", "debuted at", "Orla Arts Week"), ("Tom Reed", "directed", "Harbor Lights")},
+        ),
+        # A regular participle before a date is a dated event; "in <date>" after it is no "promoted in".
+        (
+            "The Orla Museum was inaugurated on 28 September 2013.",
+            {("Orla Museum", "inaugurated on", "28 September 2013")},
+        ),
+        ("Ida Marsh was promoted in August 2017.", set()),
+    ],
+)
+def test_how_a_verb_phrase_is_read(text: str, expected: set[tuple[str, str, str]]) -> None:
+    assert {(q.subject, q.predicate, q.object) for q in extract_quintuples(text, "Mara")} == expected
+
+
+def test_a_fronted_participle_before_a_kind_and_a_name() -> None:
+    assert ends("Born in Tarsk, the painter Ida Marsh wrote Harbor Lights.", "Mara") == {
+        ("Ida Marsh", "Harbor Lights"),
+        ("Ida Marsh", "Tarsk"),
+    }
+    assert ends("The Chapel of Kell, built in the 9th century, stands in Tarsk.", "Mara") >= {
+        ("Chapel of Kell", "9th century")
+    }
