@@ -568,14 +568,14 @@ def _given_name_after_surname(tok: Tok, nxt: Tok, after: Tok | None, before: Tok
     """Whether a lone surname and the one or two characters after it are a person's name.
 
     jieba cuts names it does not know into a surname and a word (邹 + 海涛, 钱 + 秀英). Read
-    as a name only where a subject stands — at the start of a clause or after a role (我奶奶)
-    — and before its verb or preposition (住, 在, 对), so 王府井 or 高楼 stay words.
+    as a name only where a subject stands — at the start of a clause, after a role (我奶奶) or
+    a coordinator (和) — and before its verb or preposition (住, 在, 对), so 王府井 stays a word.
     """
     if after is None or len(tok.w) != 1 or tok.w not in _types.SURNAMES_ZH:
         return False
     if tok.f.startswith("v") or not 1 <= len(nxt.w) <= 2 or not is_split_full_name(tok.w + nxt.w):
         return False
-    at_subject = before is None or is_punct(before.w) or before.w in _types.PERSON_ROLES
+    at_subject = before is None or is_punct(before.w) or before.w in _types.PERSON_ROLES | COORDINATORS
     return at_subject and (after.f.startswith("v") or after.f in {"p", "d"} or after.w in VERB_WORDS)
 
 
@@ -1927,9 +1927,13 @@ _PLACE_HEADS = frozenset({"ns", "NAME", "nt", "nz", "x_latin"})
 def _place_modifier(toks: list[Tok]) -> tuple[list[Tok], tuple[str, str] | None]:
     """Take 位于深圳的 off 位于深圳的蓝鲸电子成立于2003年: the clause is about 蓝鲸电子, which is in 深圳.
 
+    The thing may be a role and a name (生于江口县的画家邹海涛): the name is the subject.
+
     Returns the clause without the modifier, and (verb, place) when there was one.
     """
-    if len(toks) < 4 or toks[0].w not in PLACE_MODIFIERS:
+    # Also any "V于" verb (生于江口县的作家…): the verb says how the thing relates to the place.
+    placing = toks[0].w in PLACE_MODIFIERS or (len(toks[0].w) >= 2 and toks[0].w.endswith("于") and _is_verb(toks[0]))
+    if len(toks) < 4 or not placing:
         return toks, None
     k = next((k for k, tok in enumerate(toks) if tok.w == "的"), None)
     if k is None or k < 2 or k + 1 >= len(toks) or not _is_nominal(toks[k + 1]):
@@ -1937,6 +1941,8 @@ def _place_modifier(toks: list[Tok]) -> tuple[list[Tok], tuple[str, str] | None]
     place = toks[1:k]
     if place[0].f not in _PLACE_HEADS or not all(tok.f in _PLACE_HEADS | {"f", "s"} for tok in place):
         return toks, None
+    if toks[0].w not in PLACE_MODIFIERS and not any(tok.f in _PLACE_HEADS for tok in toks[k + 1 : k + 4]):
+        return toks, None  # 生于长白山脚下的一个小山村: the place itself, no named thing in it
     return toks[k + 1 :], (toks[0].w, "".join(tok.w for tok in place))
 
 

@@ -524,3 +524,18 @@ def test_names_jieba_cuts_apart(text: str, expected: set[Triple]) -> None:
 def test_the_agent_of_a_passive(text: str, expected: set[Triple]) -> None:
     assert triples(text, "冯洁") == expected
     assert all(q.valid_from == "2012年" for q in extract_quintuples(text, "冯洁") if "2012" in text)
+
+
+def test_a_name_cut_apart_after_a_coordinator_is_one_name() -> None:
+    assert triples("邹海涛和钱秀英住在江口县。", "冯洁") == {
+        ("邹海涛", "住在", "江口县", False),
+        ("钱秀英", "住在", "江口县", False),
+    }
+
+
+def test_a_verb_with_yu_before_de_places_the_named_thing() -> None:
+    """生于江口县的画家邹海涛: the clause is about 邹海涛, born there; 生于…脚下的一个小山村 names no one."""
+    assert triples("生于江口县的画家邹海涛写了《青山夜话》。", "冯洁") >= {
+        ("邹海涛", "写", "青山夜话", False),
+        ("邹海涛", "生于", "江口县", False),
+    }
