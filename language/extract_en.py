@@ -362,7 +362,8 @@ def _name_of(words: list[str], ctx: TextContext) -> str | None:
     words = [w for w in words if w not in {",", ";", ":"}]
     if not words:
         return None
-    if len(words) == 1:
+    written_in_capitals = len(words) == 1 and len(words[0]) > 1 and words[0].isupper()  # "the US", "IT": names
+    if len(words) == 1 and not written_in_capitals:
         w = words[0].lower()
         if w in en.FIRST_PERSON:
             return ctx.me
@@ -382,9 +383,9 @@ def _name_of(words: list[str], ctx: TextContext) -> str | None:
     words = _without_name_class(words)
     words = _without_place_class(words)
     words = _strip_determiners(words)
-    if words[0].lower() in DROPPED and len(words) == 1:
+    if len(words) == 1 and words[0].lower() in DROPPED and not (len(words[0]) > 1 and words[0].isupper()):
         return None
-    return " ".join(words)
+    return " ".join(words) if words else None
 
 
 def _described_name(words: list[str], ctx: TextContext) -> str | None:
@@ -458,7 +459,7 @@ def _placed_name(words: list[str], ctx: TextContext) -> Subject | None:
     if "in" not in words[1:-1]:
         return None
     at = words.index("in", 1)
-    name, place = words[:at], words[at + 1 :]
+    name, place = words[:at], _strip_determiners(words[at + 1 :])  # "… in the US"
     if not all(en.is_capitalised(w) or w in _NAME_JOINERS for w in name) or not en.is_capitalised(name[-1]):
         return None
     if not all(en.is_capitalised(w) or w == "," for w in place) or _time_at(words, at) > at:
@@ -1506,6 +1507,14 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                     wording, places, k = workplace
                     conf = _confidence("work", state, clear=True)
                     drafts += _emit(subjects, wording, places, neg, conf, state.valid_from, ctx, wording)
+                elif origin := _origin(ws, end, obj_words, ctx):
+                    # "Kell Pie is a dish from Tarsk in Norland": it comes from Tarsk, which is in Norland.
+                    places, stop = origin
+                    conf = _confidence("come", state, clear=True)
+                    drafts += _emit(subjects, "come from", places, neg, conf, state.valid_from, ctx, "come from")
+                    within, after_place = _place_within(ws, stop, places, [], "come from", conf, ctx)
+                    drafts += within
+                    k, _ = _skip_tail(ws, max(stop, after_place), state)
                 if not _continues(ws, k):
                     break
                 k += 1
@@ -1832,6 +1841,29 @@ def _workplace(ws: list[str], end: int, obj_words: list[str], ctx: TextContext) 
     if not names:
         return None
     return ("works in" if _lw(ws, end) == "in" else "works at"), names, stop
+
+
+def _origin(ws: list[str], end: int, obj_words: list[str], ctx: TextContext) -> tuple[list[str], int] | None:
+    """Where "a dish from Tarsk" comes from: (places, where they end), else None.
+
+    After "is a/an/the <kind>", "from" and places (or "the country of" a place) say where the
+    subject comes from; "a colleague from Acme" names no place, so no origin.
+    """
+    if len(obj_words) < 2 or obj_words[0].lower() not in {"a", "an", "the"} or _lw(ws, end) != "from":
+        return None
+    kind = [w.lower() for w in obj_words[1:]]
+    if not all(w.isalpha() for w in kind) or any(w != w.lower() for w in obj_words[1:]):
+        return None
+    at = end + 1 if _lw(ws, end + 1) == "the" else end
+    written_as_place = _lw(ws, at + 1) in PLACE_CLASSES and _lw(ws, at + 2) == "of"  # "the country of Norland"
+    names, stop = _names_after(ws, at + 2 if written_as_place else end, ctx)
+    if not names:
+        return None
+    # "a friend from Leeds", "a colleague from Acme": for a person, only a known place is where they come from.
+    personal = kind[-1] in _types.PERSON_ROLES or is_occupation(" ".join(kind))
+    if personal and not all(_types.guess_type(name) == _types.PLACE for name in names):
+        return None
+    return names, stop
 
 
 def _role_of_named(

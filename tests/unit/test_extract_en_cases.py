@@ -932,3 +932,29 @@ def test_a_fronted_participle_before_a_kind_and_a_name() -> None:
     assert ends("The Chapel of Kell, built in the 9th century, stands in Tarsk.", "Mara") >= {
         ("Chapel of Kell", "9th century")
     }
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "a <kind> from <place>" says where the subject comes from, places within places too.
+        (
+            "Kell Pie is a traditional dish from Tarsk in Norland.",
+            {
+                ("Kell Pie", "is", "traditional dish"),
+                ("Kell Pie", "come from", "Tarsk"),
+                ("Tarsk", "located in", "Norland"),
+            },
+        ),
+        (
+            "Kell Pie is a dish from the country of Norland.",
+            {("Kell Pie", "is", "dish"), ("Kell Pie", "come from", "Norland")},
+        ),
+        # For a person, only a known place: "a colleague from Veltrix" is no origin.
+        ("Tom Reed is a colleague from Veltrix.", {("Tom Reed", "is", "colleague")}),
+        # A name written in capitals is no pronoun: "the US" is not "us".
+        ("I moved to the US last year.", {("Mara", "moved to", "US")}),
+    ],
+)
+def test_where_things_come_from(text: str, expected: set[tuple[str, str, str]]) -> None:
+    assert {(q.subject, q.predicate, q.object) for q in extract_quintuples(text, "Mara")} == expected
