@@ -28,7 +28,10 @@ class TextContext:
     to in the next one ("Acme is in Boston. It has 500 employees"); ``mentioned`` lists the
     names read so far, for "the memorial" after "the Baku Turkish Martyrs Memorial";
     ``within`` the places a place name was written with ("Buffalo, Erie County, New York":
-    Buffalo -> [Erie County, New York]).
+    Buffalo -> [Erie County, New York]); ``places`` the names read as places, in order, for
+    "the country" after "… is located in Norland"; ``last_group`` the last subject that took a
+    plural verb ("Kell Harriers play in Tarsk", "my parents live in Leeds"), what "they" and
+    "their" stand for next.
 
     ``names_others`` holds when the text speaks of no one in the first person and names
     people or works (张三, 《活着》): its subjectless clauses then continue what it is
@@ -42,7 +45,9 @@ class TextContext:
     topic: str | None = None
     mentioned: list[str] = field(default_factory=list)
     within: dict[str, list[str]] = field(default_factory=dict)
+    places: list[str] = field(default_factory=list)
     last_person: str | None = None
+    last_group: str | None = None
     named: dict[tuple[str, str], str] = field(default_factory=dict)
 
     @functools.cached_property

@@ -369,12 +369,16 @@ def _name_of(words: list[str], ctx: TextContext) -> str | None:
             return ctx.me
         if w in THIRD_PERSON or w == "her":
             return ctx.last_person
+        if w in {"they", "them"} and ctx.last_group:
+            return ctx.last_group
         if w in DROPPED or w in en.DETERMINERS or w in en.POSSESSIVES:
             return None
     first = words[0].lower()
     if first == "my" and len(words) > 1:
         head = " ".join(words[1:])
         return ctx.named.get((ctx.me, head.lower())) or _possessed(ctx.me, head)
+    if first == "their" and len(words) > 1 and ctx.last_group:
+        return _possessed(ctx.last_group, " ".join(words[1:]))
     if first in {"his", "her", "their", "its"} and len(words) > 1:
         return _possessed(ctx.last_person, " ".join(words[1:])) if ctx.last_person and first != "its" else None
     described = _described_name(words, ctx)
@@ -395,7 +399,10 @@ def _described_name(words: list[str], ctx: TextContext) -> str | None:
     head = words[1].casefold()
     if en.is_capitalised(words[1]) and "NOUN" not in en.word_classes(head):
         return None  # "the Beatles": a name of its own; "the Institute": a common noun, capitalised
-    return next((name for name in reversed(ctx.mentioned) if head in _heads(name)), None)
+    named = next((name for name in reversed(ctx.mentioned) if head in _heads(name)), None)
+    if named is None and head in PLACE_CLASSES and ctx.places:
+        return ctx.places[-1]  # "Velka is the capital of Norland. Ostra is in the country": Norland
+    return named
 
 
 def _heads(name: str) -> set[str]:
@@ -569,6 +576,8 @@ def _owner_split(words: list[str], ctx: TextContext) -> tuple[str, str] | None:
         return ctx.me, " ".join(words[1:])
     if first in {"his", "her"} and ctx.last_person:
         return ctx.last_person, " ".join(words[1:])
+    if first == "their" and ctx.last_group:
+        return ctx.last_group, " ".join(words[1:])  # "Kell Harriers play in Tarsk. Their ground is …"
     if first == "its" and ctx.topic:
         return ctx.topic, " ".join(words[1:])
     lowered = [w.lower() for w in words]
@@ -2741,6 +2750,36 @@ def _speaker_or_nobody(state: State, ctx: TextContext) -> bool:
     return all(subject.name == ctx.me for subject in state.subjects)
 
 
+def _takes_a_plural_verb(clause: list[str]) -> bool:
+    """Whether a clause's subject — a name, or "my"/"our" and a plural noun — takes a plural verb.
+
+    "Kell Harriers play in Tarsk", "my parents live in Leeds": the subject is a group, which a
+    following "they"/"their" stands for. "I", "we" and "you" take the same forms and are no group.
+    """
+    if not clause or clause[0].lower() in SUBJECT_PRONOUNS:
+        return False
+    end = _subject_end(clause, 0)
+    subject, verb = clause[:end], _lw(clause, end)
+    if not subject or "and" in [w.lower() for w in subject] or not verb:
+        return False
+    named = all(en.is_capitalised(w) for w in subject)
+    possessed = subject[0].lower() in {"my", "our"} and en.singular(subject[-1].lower()) != subject[-1].lower()
+    base_form = en.is_verb(verb) and en.lemma(verb) == verb and verb not in en.MODALS
+    plural_verb = verb in {"are", "were", "have"} or base_form
+    return (named or possessed) and plural_verb
+
+
+def _remember_places(drafts: list[Draft], ctx: TextContext) -> None:
+    """Note the names these drafts read as places: objects of where-relations, owners of a capital or city."""
+    for draft in (d for top in drafts for d in (top, *top.extras)):
+        last = draft.predicate.lower().split(" ")[-1]
+        # The subject first: in (Alba Iulia, located in, Romania) the later, wider place is Romania.
+        if draft.subject_type == _types.PLACE or last in PLACE_CLASSES or last == "capital":
+            ctx.places.append(draft.subject)
+        if draft.object_type == _types.PLACE or last in _LOCATIVE_ENDS:
+            ctx.places.append(draft.object)
+
+
 def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
     """Read the triples of one English sentence.
 
@@ -2787,11 +2826,14 @@ def read_sentence(sentence: str, ctx: TextContext) -> list[Draft]:
         read = _read_clause(clause, state, ctx)
         state.objects = [draft.object for draft in read]
         drafts += read
+        if read and len(state.subjects) == 1 and _takes_a_plural_verb(clause):
+            ctx.last_group = state.subjects[0].name  # "Kell Harriers play in Tarsk. They have …"
         # Named as soon as said: "my cousin Marguerite, everybody calls her Mags" (her is Marguerite).
         for draft in (d for top in read for d in (top, *top.extras)):
             for name in (draft.subject, draft.object):
                 if en.is_capitalised(name) and "'s " not in name and name not in ctx.mentioned:
                     ctx.mentioned.append(name)
+    _remember_places(drafts, ctx)
     _leaving_for(drafts)
     _where_moved(drafts, ctx)
     drafts += _named_relatives(words, drafts, ctx)

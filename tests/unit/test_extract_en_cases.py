@@ -958,3 +958,44 @@ def test_a_fronted_participle_before_a_kind_and_a_name() -> None:
 )
 def test_where_things_come_from(text: str, expected: set[tuple[str, str, str]]) -> None:
     assert {(q.subject, q.predicate, q.object) for q in extract_quintuples(text, "Mara")} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # "the country" is the last place named; the wider of two written together.
+        (
+            "Velka is the capital of Norland. Ostra is located in the country.",
+            {("Norland", "capital", "Velka"), ("Ostra", "located in", "Norland")},
+        ),
+        (
+            "Orla College is in the city of Dunmore, Norland. The country's capital is Tarsk.",
+            {
+                ("Orla College", "be in", "Dunmore"),
+                ("Dunmore", "located in", "Norland"),
+                ("Norland", "capital", "Tarsk"),
+            },
+        ),
+        # "they"/"their" stand for the last subject that took a plural verb: a team, "my parents".
+        (
+            "Kell Harriers play in Tarsk. Their ground is the Orla Park and they have 4200 members.",
+            {
+                ("Kell Harriers", "play in", "Tarsk"),
+                ("Kell Harriers", "ground", "Orla Park"),
+                ("Kell Harriers", "number of members", "4200"),
+            },
+        ),
+        (
+            "My parents live in Leeds. They have two dogs.",
+            {
+                ("Mara's parents", "live in", "Leeds"),
+                ("Mara", "parents", "Mara's parents"),
+                ("Mara's parents", "have", "two dogs"),
+            },
+        ),
+        # No group was named: "they" is no one.
+        ("Tom Reed lives in Leeds. They say it rains a lot.", {("Tom Reed", "lives in", "Leeds")}),
+    ],
+)
+def test_what_a_document_refers_back_to(text: str, expected: set[tuple[str, str, str]]) -> None:
+    assert {(q.subject, q.predicate, q.object) for q in extract_quintuples(text, "Mara")} == expected
