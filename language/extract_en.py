@@ -919,8 +919,18 @@ def _called(obj_words: list[str], neg: bool, confidence: float, ctx: TextContext
 
 
 def _model_year(ws: list[str], j: int) -> bool:
-    """Whether a year inside a noun phrase names a model, not a time ("a 2015 Corolla", "my old 1998 Volvo")."""
-    return bool(_YEAR.fullmatch(ws[j])) and j + 1 < len(ws) and en.is_capitalised(ws[j + 1])
+    """Whether a year inside a noun phrase modifies its noun, not a time.
+
+    "a 2015 Corolla", "my old 1998 Volvo" name a model; "the 2014 season", "the 2019 edition" a
+    noun the year qualifies (a determiner before, a noun after).
+    """
+    if not _YEAR.fullmatch(ws[j]) or j + 1 >= len(ws):
+        return False
+    after = ws[j + 1]
+    qualifies = (
+        j > 0 and _lw(ws, j - 1) in en.DETERMINERS and after.isalpha() and "NOUN" in en.word_classes(after.lower())
+    )
+    return en.is_capitalised(after) or qualifies
 
 
 def _skip_tail(ws: list[str], j: int, state: State) -> tuple[int, str | None]:

@@ -918,6 +918,11 @@ def test_what_is_said_around_a_name(text: str, expected: set[tuple[str, str]]) -
             {("Orla Museum", "inaugurated on", "28 September 2013")},
         ),
         ("Ida Marsh was promoted in August 2017.", set()),
+        # A year between a determiner and a noun qualifies the noun; the sentence goes on after it.
+        (
+            "Orla Town played in the 2016 season and has 1703 members.",
+            {("Orla Town", "played in", "2016 season"), ("Orla Town", "number of members", "1703")},
+        ),
     ],
 )
 def test_how_a_verb_phrase_is_read(text: str, expected: set[tuple[str, str, str]]) -> None:
