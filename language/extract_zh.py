@@ -2049,7 +2049,7 @@ def _agent_passive(toks: list[Tok], state: State, ctx: TextContext) -> list[Draf
     if not marker:
         return None
     end = len(toks)
-    while end > marker and toks[end - 1].f in {"ASP", "uj", "ul", "y"} | {"x"}:
+    while end > marker and toks[end - 1].f in {"ASP", "uj", "ul", "y", "x"}:
         end -= 1  # 收购了, 创办的
     if end <= marker + 2 or not _is_verb(toks[end - 1]) or toks[end - 1].f == "COP":
         return None
@@ -2074,10 +2074,11 @@ def _agent_passive(toks: list[Tok], state: State, ctx: TextContext) -> list[Draf
     agents = _subject([Tok(join_words([tok.w for tok in agent]), "NAME" if len(agent) > 1 else agent[0].f)], ctx)
     if not agents:
         return None
-    patients = state.subjects
     state.subjects = agents
     drafts = _emit(state, verb, patient, False, _confidence([verb], state, clear=True), ctx, when or state.valid_from)
-    state.subjects = patients
+    # What the clause is about is the thing done to: 松岩科技由孟雪松创办，总部设在江口县 (its seat).
+    state.subjects = _subject(patient, ctx)
+    state.implied = False
     return drafts
 
 
