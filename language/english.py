@@ -154,7 +154,7 @@ def lemma(word: str) -> str:
         if len(stem) > 2 and stem[-1] == stem[-2]:
             candidates.append(stem[:-1])
     for candidate in candidates:
-        if candidate in VERB_BASES:
+        if candidate in VERB_BASES and not (w.endswith("ed") and len(candidate) < 3):  # "bed" is no past of "be"
             return candidate
     return w
 

@@ -442,6 +442,11 @@ def _without_name_class(words: list[str]) -> list[str]:
     described = _described_before(words)
     if described:
         return described
+    titled = next((k for k, w in enumerate(words[:3]) if en.is_capitalised(w)), 0)
+    if titled and all(w.isalpha() and w.islower() for w in words[:titled]):
+        role = " ".join(words[:titled])
+        if is_occupation(role) or words[titled - 1] in _types.PERSON_ROLES:
+            return words[titled:]  # "by engineer Ida Marsh": a role written before the name, as a title
     if len(words) < 3 or words[0].lower() != "the":
         return words
     rest = words[1:]
@@ -609,8 +614,11 @@ def _appositive(head: str) -> tuple[str, str] | None:
     if kind[-1].lower() in en.PREPOSITIONS:
         return None  # "my meeting with Tom" is a meeting, not a person called Tom
     classes = en.word_classes(kind[-1].lower())
-    if ("NOUN" not in classes or "ADJ" in classes) and not _is_person_role(kind[-1].lower()):
-        return None  # "my old Jetta" is the Jetta itself, no kind "old" named Jetta
+    # "my old Jetta" is the Jetta itself, no kind "old" named Jetta; after another word the last
+    # one is the head noun even if it can be an adjective ("her first film Harbor Lights").
+    noun = "NOUN" in classes and ("ADJ" not in classes or len(kind) > 1)
+    if not noun and not _is_person_role(kind[-1].lower()):
+        return None
     return " ".join(kind).lower(), " ".join(parts[k:])
 
 
@@ -1365,9 +1373,15 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
     drafts: list[Draft] = []
     n = len(ws)
     subjects = state.subjects
+    passive_before: str | None = None
     while k < n:
         neg = False
         be: str | None = None
+        if passive_before and _lw(ws, k) == "and":
+            k += 1
+        if passive_before and _is_participle(ws[k] if k < n else "", fronted=False) and not _is_verbish(_lw(ws, k + 1)):
+            be = passive_before  # "… and launched in 1931": "was" left out
+        passive_before = None
         have: str | None = None  # perfect auxiliary: "has written", "has been living"
         modal: str | None = None
         while k < n:
@@ -1456,7 +1470,12 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                             # "The Baku Memorial in Azerbaijan was designed by …": where it is, too.
                             drafts[-1].extras.extend(subject.extras)
                             subject.extras = []
-                    break
+                    if not _continues(ws, k):
+                        break
+                    # "… was built by Ida Marsh and launched in 1931": the next participle is passive too.
+                    passive_before = be
+                    k += 1
+                    continue
                 predicate = "born" if lw == "born" else lw
                 if _lw(ws, k) in en.PARTICLES and _time_at(ws, k) == k or (_lw(ws, k) in {"in", "on"} and lw == "born"):
                     predicate += " " + _lw(ws, k)
@@ -1503,6 +1522,16 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
                 k, tail_time = _skip_tail(ws, end, state)
                 if tail_time:
                     state.valid_from = tail_time
+                dimension = _dimension(obj_words)
+                if dimension:
+                    # "The Kell Canal is 48 miles long" -> (Kell Canal, length, 48 miles).
+                    attribute, value = dimension
+                    conf = _confidence("be", state, clear=True)
+                    drafts += _emit(subjects, attribute, [value], neg, conf, state.valid_from, ctx, attribute)
+                    if not _continues(ws, k):
+                        break
+                    k += 1
+                    continue
                 role_of = _role_of_named(ws, end, obj_words, ctx)
                 if role_of:
                     # "Mumbai is the largest city in India" -> (India, largest city, Mumbai), as
@@ -1860,6 +1889,20 @@ def _workplace(ws: list[str], end: int, obj_words: list[str], ctx: TextContext) 
     if not names:
         return None
     return ("works in" if _lw(ws, end) == "in" else "works at"), names, stop
+
+
+_DIMENSIONS = mapping("en", "dimension_adjectives")
+
+
+def _dimension(obj_words: list[str]) -> tuple[str, str] | None:
+    """Read "48 miles long" / "about 9 feet high" as (length, 48 miles), else None."""
+    if len(obj_words) < 3 or obj_words[-1].lower() not in _DIMENSIONS:
+        return None
+    measure = obj_words[:-1]
+    number = 1 if measure[0].lower() in _APPROXIMATORS else 0
+    if not _is_number(measure[number].lower()) or not all(w.isalpha() for w in measure[number + 1 :]):
+        return None
+    return _DIMENSIONS[obj_words[-1].lower()], " ".join(measure)
 
 
 def _origin(ws: list[str], end: int, obj_words: list[str], ctx: TextContext) -> tuple[list[str], int] | None:
@@ -2404,7 +2447,14 @@ def _without_role_modifier(words: list[str]) -> list[str]:
 
 
 def _names_a_relative(words: list[str]) -> bool:
-    """Whether the words are a possessive and a common noun or two ("my wife", "our best friend from college")."""
+    """Whether the words are a possessive and a common noun or two ("my wife", "our best friend from college").
+
+    The possessive may be a name's ("Ida Marsh's first film, Harbor Lights, won …").
+    """
+    owner_end = next((k for k, w in enumerate(words[:4]) if en.possessive_owner(w)), None)
+    if owner_end is not None and all(en.is_capitalised(w) for w in words[: owner_end + 1]):
+        rest = words[owner_end + 1 :]
+        return 0 < len(rest) <= 3 and all(w.isalpha() and w.islower() for w in rest)
     if not words or words[0].lower() not in _POSSESSIVE_OPENERS or len(words) > 6:
         return False
     rest = _without_role_modifier(words)[1:]  # "my cousin from Leeds": the place modifies the role
@@ -2557,10 +2607,16 @@ def _resumes_main_clause(ws: list[str], i: int) -> bool:
     j = i
     while j < len(ws) and _is_adverb(ws[j]):
         j += 1
-    # A past tense the verb list lacks ("debuted") still resumes it: lemminflect knows the verb.
-    return j < len(ws) and (
-        _is_verbish(ws[j]) or (ws[j].islower() and ws[j].endswith("ed") and en.is_inflected_verb(ws[j]))
-    )
+    # A verb the list lacks ("debuted", "overlooks") still resumes it: lemminflect knows the verb.
+    return j < len(ws) and (_is_verbish(ws[j]) or (ws[j].islower() and _verb_by_lexicon(ws[j])))
+
+
+def _verb_by_lexicon(word: str) -> bool:
+    """Whether lemminflect reads a word as a past tense or a third-person verb form ("debuted", "overlooks")."""
+    bases = en.word_classes(word).get("VERB", ())
+    if word.endswith("ed"):
+        return en.is_inflected_verb(word)
+    return word.endswith("s") and any(base in {word[:-1], word[:-2]} for base in bases)
 
 
 # "switched from Slack (to Discord)": Slack is no longer used; "moved from Boston": no longer lived in.

@@ -1004,3 +1004,30 @@ def test_where_things_come_from(text: str, expected: set[tuple[str, str, str]]) 
 )
 def test_what_a_document_refers_back_to(text: str, expected: set[tuple[str, str, str]]) -> None:
     assert {(q.subject, q.predicate, q.object) for q in extract_quintuples(text, "Mara")} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A measure and a dimension adjective: the attribute is the dimension.
+        ("The Kell Canal is 48 miles long.", {("Kell Canal", "length", "48 miles")}),
+        # A role written before the agent's name like a title; a second participle after "and" is passive too.
+        (
+            "The Orla Ferry was built by engineer Ida Marsh and launched in 1931.",
+            {("Ida Marsh", "built", "Orla Ferry"), ("Orla Ferry", "launched in", "1931")},
+        ),
+        # A name's possessed thing named between commas: the name is the subject.
+        (
+            "Ida Marsh's first film, Harbor Lights, won the Kell Award.",
+            {("Harbor Lights", "won", "Kell Award"), ("Ida Marsh", "first film", "Harbor Lights")},
+        ),
+        # A present verb the list lacks ends a participle aside; "bed" is no past of "be".
+        (
+            "Velka Tower, built in 1907, overlooks the Tarsk Harbour.",
+            {("Velka Tower", "overlooks", "Tarsk Harbour"), ("Velka Tower", "built in", "1907")},
+        ),
+        ("Ida Marsh bought the Orla water bed.", {("Ida Marsh", "bought", "Orla water bed")}),
+    ],
+)
+def test_what_a_document_sentence_states(text: str, expected: set[tuple[str, str, str]]) -> None:
+    assert {(q.subject, q.predicate, q.object) for q in extract_quintuples(text, "Mara")} == expected
