@@ -1377,8 +1377,6 @@ def _read_predicates(ws: list[str], k: int, subj_words: list[str], state: State,
     while k < n:
         neg = False
         be: str | None = None
-        if passive_before and _lw(ws, k) == "and":
-            k += 1
         if passive_before and _is_participle(ws[k] if k < n else "", fronted=False) and not _is_verbish(_lw(ws, k + 1)):
             be = passive_before  # "… and launched in 1931": "was" left out
         passive_before = None
