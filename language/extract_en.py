@@ -1935,7 +1935,7 @@ def _role_of_named(
     for Al Asad Airbase": a common noun (with at most two words before it) and "in"/"for" a
     name. An occupation there is a workplace (``_workplace``), a relational noun the
     subject's own relation ("an expert in Rust"), "for" after "a" a purpose ("a gift for Tom"),
-    "a city in France" a kind of place and where it is.
+    "a city in France" or "a company in Leeds" a kind of place or group and where it is.
     """
     prep = _lw(ws, end)
     if len(obj_words) < 2 or obj_words[0].lower() not in {"a", "an", "the"} or prep not in {"in", "for"}:
@@ -1946,8 +1946,8 @@ def _role_of_named(
     head = kind[-1]
     if head in RELATIONAL_NOUNS or is_occupation(" ".join(kind)) or is_occupation(head):
         return None
-    if obj_words[0].lower() in {"a", "an"} and head in PLACE_CLASSES:
-        return None  # "Paris is a city in France": what it is, and where
+    if obj_words[0].lower() in {"a", "an"} and (head in PLACE_CLASSES or head in NAME_CLASSES):
+        return None  # "Paris is a city in France", "a firm in Leeds": what it is, and where
     if "NOUN" not in en.word_classes(head) or (prep == "for" and obj_words[0].lower() != "the"):
         return None
     names, stop = _names_after(ws, end, ctx)

@@ -751,6 +751,7 @@ def test_clauses_said_beside_the_main_one(text: str, speaker: str, expected: set
         ),
         # Not after a thing that is no occupation.
         ("Tarsk is a city in Norland.", {("Tarsk", "is", "city")}),
+        ("Veltrix is a software company in Tarsk.", {("Veltrix", "is", "software company")}),
     ],
 )
 def test_where_someone_works(text: str, expected: set[tuple[str, str, str]]) -> None:
@@ -847,6 +848,7 @@ def test_what_happens_where(text: str, expected: set[tuple[str, str]]) -> None:
         # Not a purpose after "a", nor a kind of place.
         ("This is a gift for Tom.", set()),
         ("Tarsk is a city in Norland.", {("Tarsk", "is", "city")}),
+        ("Veltrix is a software company in Tarsk.", {("Veltrix", "is", "software company")}),
     ],
 )
 def test_a_role_in_a_named_thing(text: str, expected: set[tuple[str, str, str]]) -> None:
