@@ -13,13 +13,24 @@ built from keyword arguments and ``ELEPHANT_*`` environment variables.
 
 from __future__ import annotations
 
+import os
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from elephant_broker.broker.reviews import ReviewDesk
 from elephant_broker.domain.evidence import decay, link_entities
+from elephant_broker.domain.feedback import (
+    OPEN_KIND,
+    RIGHT_STEP,
+    ToolCall,
+    agent_notes,
+    feedback_updates,
+    reminders_for,
+)
 from elephant_broker.domain.given import given_perceptions, graph_document_facts
 from elephant_broker.domain.identity import unmerge
+from elephant_broker.domain.privacy import Masker
 from elephant_broker.domain.reading import with_preceding
 from elephant_broker.domain.retrieval import RECALL, reciprocal_rank_fusion, search_episodes
 from elephant_broker.domain.truth import parse_decision
@@ -28,12 +39,16 @@ from elephant_broker.graphs.answer import graph as answer_graph
 from elephant_broker.graphs.ingest_batch import graph as ingest_batch_graph
 from elephant_broker.language.chunks import split_perception
 from elephant_broker.language.names import normalize_name
+from elephant_broker.language.pii import parse_kinds
 from elephant_broker.language.pronouns import resolve_first_person
 from elephant_broker.language.question import analyse_question
+from elephant_broker.providers.audit import SURFACES, AuditLog
 from elephant_broker.providers.resources import get_embeddings, get_store, request_scope
-from elephant_broker.schemas.context import Context
+from elephant_broker.providers.vault import VAULT_KEY_VARIABLE, Vault
+from elephant_broker.schemas.context import CORRECTION_SOURCE, Context
 from elephant_broker.schemas.ids import (
     InvalidInput,
+    check_answer_id,
     check_conflict_id,
     check_merge_id,
     check_name,
@@ -43,13 +58,16 @@ from elephant_broker.schemas.ids import (
 )
 from elephant_broker.schemas.models import (
     DEFAULT_SPEAKER,
+    AgentNote,
     Answer,
+    AnswerRecord,
     Conflict,
     Entity,
     Episode,
     Fact,
     FactStatement,
     FactUpdate,
+    FeedbackReport,
     GivenFact,
     IngestReport,
     MergeRecord,
@@ -72,20 +90,40 @@ longer text is one batch of its own."""
 class Broker:
     """A memory: perceive texts, ask questions, inspect what is stored."""
 
-    def __init__(self, context: Context | None = None, **settings: Any) -> None:
+    def __init__(
+        self,
+        context: Context | None = None,
+        *,
+        surface: str = "python",
+        vault_key: str | None = None,
+        **settings: Any,
+    ) -> None:
         """Use ``context`` as given, or build one from keyword settings and the environment.
 
         ``schema=`` (a TOML/JSON file or a ``UserSchema``) is the entity types and
         predicates to keep (``domain.user_schema``); ``llm_cache=False`` reads without the
-        LLM cache.
+        LLM cache; ``mask="phone,email"`` masks those values (``domain.privacy``) with the
+        vault key ``vault_key`` (default ``$ELEPHANT_VAULT_KEY``). ``surface`` is what the
+        audit log says the calls came through (python, cli, mcp, api, middleware).
 
         Raises:
-            ValueError: If a setting is malformed, e.g. the schema file (one line naming it).
+            ValueError: If a setting is malformed, e.g. the schema file (one line naming it),
+                or masking is asked for without a vault key.
         """
         self.context = context or Context(**settings)
         if self.context.schema:
             load_user_schema(self.context.schema)  # a bad schema file fails here, before anything is read
+        if surface not in SURFACES:
+            raise ValueError(f"surface must be one of {', '.join(SURFACES)}, not {surface!r}")
+        self.surface = surface
         self._desk: ReviewDesk | None = None
+        self._audit = AuditLog(self.context.home) if self.context.audit else None
+        key = vault_key if vault_key is not None else os.environ.get(VAULT_KEY_VARIABLE, "")
+        self._vault = Vault(self.context.home, key) if key else None
+        kinds = parse_kinds(self.context.mask)
+        if kinds and self._vault is None:
+            raise ValueError(f"mask: masking {', '.join(kinds)} needs the vault key in {VAULT_KEY_VARIABLE}")
+        self._masker = Masker(kinds, self._vault) if kinds and self._vault is not None else None
 
     @property
     def store(self) -> GraphStore:
@@ -138,7 +176,16 @@ class Broker:
         Raises:
             ValueError: If a text is over ``MAX_TEXT_CHARS`` (nothing is written).
         """
-        texts = [with_preceding(split_perception(perception)) for perception in perceptions]
+        texts = [with_preceding(split_perception(self.masked(perception))) for perception in perceptions]
+        total = self._remember_texts(texts, on_each)
+        for scope, ids in _episodes_by_scope(texts, total, self.context).items():
+            self.audit("remember", scope, ids=ids, session=texts[0][0].session_id if texts else None)
+        return total
+
+    def _remember_texts(
+        self, texts: list[list[Perception]], on_each: Callable[[IngestReport], None] | None
+    ) -> IngestReport:
+        """Remember texts already split into episode pieces (see :meth:`remember_many`)."""
         total = IngestReport()
         if self.context.review_policy == "human":
             for pieces in texts:
@@ -278,7 +325,10 @@ class Broker:
             contradicted nothing and was written at once). A held episode counts only
             in ``conflicts``: the report counts what was written, and nothing is yet.
         """
-        return self.review_desk.ingest(perception, self.context)
+        report, held = self.review_desk.ingest(self.masked(perception), self.context)
+        scope = request_scope(perception.agent_id, self.context)
+        self.audit("remember", scope, ids=[*report.episode_ids, *(c.id for c in held)], session=perception.session_id)
+        return report, held
 
     def ask(self, question: str, **fields: Any) -> Answer:
         """Answer a question from memory; ``fields`` are speaker, agent_id, session_id, as_of.
@@ -290,8 +340,10 @@ class Broker:
             request = Question(question=question, **fields)
         except ValidationError as error:
             raise InvalidInput.of(error) from None
+        if self._masker is not None:
+            request = request.model_copy(update={"question": self._masker.mask(request.question)})
         result = answer_graph.invoke(request, context=self.context)
-        return Answer(
+        answer = Answer(
             answer=result["answer"],
             answered=result.get("answered", True),
             reason=result.get("reason"),
@@ -304,6 +356,193 @@ class Broker:
             hops=result.get("hops") or [],
             notes=result.get("notes") or [],
         )
+        scope = request_scope(request.agent_id, self.context)
+        record = AnswerRecord(
+            id=f"ans_{uuid.uuid4().hex[:24]}",
+            question=request.question,
+            kind=answer.kind or OPEN_KIND,
+            answered=answer.answered,
+            value=answer.value,
+            fact_ids=[fact.id for fact in answer.facts],
+            episode_ids=[episode.id for episode in answer.episodes],
+            agent_id=scope,
+            session_id=request.session_id,
+            speaker=request.speaker,
+            created_at=now_ms(),
+        )
+        self.store.record_answer(scope, record)
+        reminders = reminders_for(record.kind, request.question, self._notes(scope))
+        self.audit(
+            "ask",
+            scope,
+            session=request.session_id,
+            ids=[record.id, *record.fact_ids, *record.episode_ids],
+            queries=[request.question],
+            hashes=[result["query_sha256"]] if result.get("query_sha256") else [],
+        )
+        return answer.model_copy(update={"id": record.id, "reminders": reminders})
+
+    def feedback(
+        self, answer_id: str, verdict: str, correction: str | None = None, agent_id: str | None = None
+    ) -> FeedbackReport:
+        """Say an answer was right or wrong, optionally with the correct statement.
+
+        Wrong halves the confidence of the facts the answer cited and of the facts
+        concluded from them; right closes a fifth of their gap to full confidence. A
+        correction is remembered as the asker's own words from the high-authority source
+        ``correction``, so it supersedes what it contradicts through the conflict path.
+        Feedback on an answer replaces the verdict given before (the confidence changes
+        of both stay).
+
+        Raises:
+            InvalidInput: A malformed id, a verdict other than right/wrong, a bad
+                correction text, or an id that is no answer of this memory.
+        """
+        try:
+            if verdict not in ("right", "wrong"):
+                raise ValueError(f"verdict: right or wrong, not {verdict!r}")
+            text = check_optional(correction, "text", "correction")
+        except ValueError as error:
+            raise InvalidInput(str(error)) from None
+        scope, record = self._answer_record(answer_id, agent_id)
+        lowered, raised = feedback_updates(self.store, scope, record, "right" if verdict == "right" else "wrong")
+        judged = record.model_copy(
+            update={
+                "verdict": verdict,
+                "correction": self.masked_text(text) if text else None,
+                "feedback_at": now_ms(),
+            }
+        )
+        self.store.apply_feedback(scope, judged, lowered, raised, RIGHT_STEP)
+        corrected = None
+        if text:
+            corrected = self.remember(
+                text,
+                speaker=record.speaker,
+                agent_id=scope,
+                session_id=record.session_id,
+                source=CORRECTION_SOURCE,
+            )
+        touched = [update.fact_id for update in lowered] + raised
+        self.audit("feedback", scope, session=record.session_id, ids=[answer_id, *touched])
+        return FeedbackReport(
+            answer_id=answer_id,
+            verdict=judged.verdict or "wrong",
+            lowered=[update.fact_id for update in lowered],
+            raised=raised,
+            correction=corrected,
+        )
+
+    def record_reply(self, answer_id: str, episode_ids: Iterable[str], agent_id: str | None = None) -> None:
+        """Link what the agent said (its episodes) to the memory answer it had in hand, and so to its facts.
+
+        Raises:
+            InvalidInput: A malformed id, or an id that is no answer of this memory.
+        """
+        scope, record = self._answer_record(answer_id, agent_id)
+        replies = list(dict.fromkeys([*record.reply_episode_ids, *episode_ids]))
+        self.store.record_answer(scope, record.model_copy(update={"reply_episode_ids": replies}))
+        self.audit("reply", scope, session=record.session_id, ids=[answer_id, *replies])
+
+    def notes(self, agent_id: str | None = None) -> list[AgentNote]:
+        """List what the memory learnt about the agent: question kinds and tools with a poor record."""
+        scope = request_scope(agent_id, self.context)
+        found = self._notes(scope)
+        self.audit("notes", scope, ids=[item for note in found for item in note.evidence])
+        return found
+
+    def record_tool_call(
+        self,
+        tool: str,
+        result: str,
+        *,
+        ok: bool = True,
+        call_id: str | None = None,
+        agent_id: str | None = None,
+        session_id: str | None = None,
+    ) -> IngestReport:
+        """Remember a tool's result as an episode from the source ``tool:<name>`` and keep how the call went.
+
+        Failed calls count toward the agent's notes about that tool (:meth:`notes`).
+        """
+        name = check_name(tool, "tool")
+        scope = request_scope(agent_id, self.context)
+        report = self.remember(
+            result,
+            speaker=name,
+            agent_id=scope,
+            session_id=session_id,
+            source=f"tool:{name}",
+            external_id=call_id,
+        )
+        call = call_id or uuid.uuid4().hex
+        episode = report.episode_ids[0] if report.episode_ids else ""
+        self.store.record_tool_call(scope, call, name, ok, now_ms(), episode)
+        return report
+
+    def reveal(self, text: str, agent_id: str | None = None) -> str:
+        """Return a text with masking tokens replaced by their values: only with the vault key.
+
+        Raises:
+            ValueError: Without the vault key, or with one that does not open the vault.
+        """
+        if self._vault is None:
+            raise ValueError(f"reveal: needs the vault key in {VAULT_KEY_VARIABLE}")
+        self.audit("reveal", request_scope(agent_id, self.context))
+        return self._vault.reveal(text)
+
+    def _answer_record(self, answer_id: str, agent_id: str | None) -> tuple[str, AnswerRecord]:
+        """Return the scope and the kept answer an id names in it; another agent's id is unknown here."""
+        try:
+            check_answer_id(answer_id)
+        except ValueError as error:
+            raise InvalidInput(str(error)) from None
+        scope = request_scope(agent_id, self.context)
+        record = self.store.answer_record(scope, answer_id)
+        if record is None:
+            raise InvalidInput(f"answer_id: no answer {answer_id!r} in this memory")
+        return scope, record
+
+    def _notes(self, scope: str) -> list[AgentNote]:
+        calls = [
+            ToolCall(row["tool"], bool(row["ok"]), int(row["created_at"]), row["episode_id"] or None)
+            for row in self.store.tool_calls(scope)
+        ]
+        return agent_notes(self.store.judged_answers(scope), calls, now_ms(), self.context.decay_half_life_days)
+
+    def masked(self, perception: Perception) -> Perception:
+        """Return the perception as memory will see it: sensitive values as tokens when masking is on."""
+        return self._masker.mask_perception(perception) if self._masker is not None else perception
+
+    def masked_text(self, text: str) -> str:
+        """Return a text (a question, a query) as memory will see it when masking is on."""
+        return self._masker.mask(text) if self._masker is not None else text
+
+    def audit(
+        self,
+        operation: str,
+        scope: str,
+        *,
+        session: str | None = None,
+        ids: Iterable[str] = (),
+        queries: Iterable[str] = (),
+        hashes: Iterable[str] = (),
+    ) -> None:
+        """Append one audit record of this broker's surface (query texts are hashed, never kept).
+
+        Every method of the broker records itself; other code of the surfaces that reads the
+        store through ``Broker.store`` (the visualisation, the LangChain tools) calls this.
+        """
+        if self._audit is not None:
+            self._audit.append(
+                surface=self.surface,
+                agent=scope,
+                operation=operation,
+                session=session,
+                ids=ids,
+                queries=queries,
+                hashes=hashes,
+            )
 
     def recall(self, query: str, k: int = 10, **fields: Any) -> list[Episode]:
         """Return the ``k`` episodes most relevant to a query, best first (hybrid retrieval).
@@ -320,10 +559,13 @@ class Broker:
         recipe = RECALL.with_limit(k)
         scope = request_scope(fields.get("agent_id"), self.context)
         speaker = check_optional(fields.get("speaker"), "name", "speaker") or DEFAULT_SPEAKER
-        question = resolve_first_person(check_text(query, "query"), speaker)
+        query = self.masked_text(check_text(query, "query"))
+        question = resolve_first_person(query, speaker)
         embeddings = get_embeddings(self.context)
         anchors = link_entities(self.store, embeddings, scope, question, analyse_question(query, speaker))
-        return search_episodes(self.store, embeddings, scope, question, anchors.values(), recipe)
+        found = search_episodes(self.store, embeddings, scope, question, anchors.values(), recipe)
+        self.audit("recall", scope, ids=[episode.id for episode in found], queries=[query])
+        return found
 
     def facts(self, entity: str | None = None, agent_id: str | None = None, limit: int = 1000) -> list[Fact]:
         """List stored facts, optionally only those about one entity (any spelling of its name).
@@ -340,15 +582,22 @@ class Broker:
             found = {fact.id: fact for key in keys for fact in self.store.list_facts(scope, key, limit)}
             listed = sorted(found.values(), key=lambda fact: (fact.created_at or 0, fact.id))[:limit]
         now = now_ms()
+        self.audit("facts", scope, ids=[fact.id for fact in listed], queries=[entity] if entity else [])
         return [decay(fact, now, self.context.decay_half_life_days) for fact in listed]
 
     def entities(self, agent_id: str | None = None, limit: int = 1000) -> list[Entity]:
         """List stored entities, most mentioned first."""
-        return self.store.list_entities(request_scope(agent_id, self.context), limit)
+        scope = request_scope(agent_id, self.context)
+        found = self.store.list_entities(scope, limit)
+        self.audit("entities", scope, ids=[entity.id for entity in found])
+        return found
 
     def merges(self, agent_id: str | None = None, limit: int = 1000) -> list[MergeRecord]:
         """List entity merge records, newest first (undone ones too: they are never deleted)."""
-        return self.store.list_merges(request_scope(agent_id, self.context), limit)
+        scope = request_scope(agent_id, self.context)
+        found = self.store.list_merges(scope, limit)
+        self.audit("merges", scope, ids=[merge.id for merge in found])
+        return found
 
     def unmerge(self, merge_id: str, agent_id: str | None = None) -> MergeRecord:
         """Undo one merge: the alias becomes its own entity again, with its facts and mentions.
@@ -357,7 +606,9 @@ class Broker:
             ValueError: If there is no such merge or it was already undone.
         """
         scope = request_scope(agent_id, self.context)
-        return unmerge(self.store, get_embeddings(self.context), scope, check_merge_id(merge_id))
+        undone = unmerge(self.store, get_embeddings(self.context), scope, check_merge_id(merge_id))
+        self.audit("unmerge", scope, ids=[merge_id])
+        return undone
 
     @property
     def review_desk(self) -> ReviewDesk:
@@ -373,7 +624,9 @@ class Broker:
         API (``langgraph dev``) are listed too.
         """
         scope = request_scope(agent_id, self.context)
-        return [opened.conflict for opened in self.store.open_conflicts(scope)] + self.store.list_conflicts(scope)
+        found = [opened.conflict for opened in self.store.open_conflicts(scope)] + self.store.list_conflicts(scope)
+        self.audit("conflicts", scope, ids=[conflict.id for conflict in found])
+        return found
 
     def resolve(self, conflict_id: str, keep: str, agent_id: str | None = None) -> Conflict:
         """Settle an open conflict: keep the ``new`` fact, the ``old`` one, or ``both``.
@@ -397,12 +650,14 @@ class Broker:
         except KeyError:
             raise ValueError(f"no open conflict {conflict_id!r} (see 'elephant conflicts')") from None
         recorded = [c for c in self.store.list_conflicts(scope) if c.id == conflict_id]
+        self.audit("resolve", scope, ids=[conflict_id])
         # Not recorded yet when another conflict of the same episode is still open.
         return recorded[0] if recorded else asked
 
     def sources(self, agent_id: str | None = None) -> list[dict[str, Any]]:
         """List the sources episodes came from, with episode counts and authority."""
         scope = request_scope(agent_id, self.context)
+        self.audit("sources", scope)
         stored = self.store.source_authorities(scope)
         return [
             {**row, "authority": stored.get((row["name"] or "").lower(), self.context.authority_of(row["name"]))}
@@ -412,8 +667,21 @@ class Broker:
     def set_source_authority(self, name: str, authority: float, agent_id: str | None = None) -> list[FactUpdate]:
         """Trust a source more or less; its facts and the facts derived from them follow."""
         scope = request_scope(agent_id, self.context)
-        return self.store.set_source_authority(scope, check_name(name, "source"), authority)
+        updates = self.store.set_source_authority(scope, check_name(name, "source"), authority)
+        self.audit("set_source_authority", scope, ids=[update.fact_id for update in updates])
+        return updates
 
     def counts(self, agent_id: str | None = None) -> dict[str, int]:
         """Return how many episodes, entities and facts the memory holds."""
-        return self.store.counts(request_scope(agent_id, self.context))
+        scope = request_scope(agent_id, self.context)
+        self.audit("counts", scope)
+        return self.store.counts(scope)
+
+
+def _episodes_by_scope(texts: list[list[Perception]], report: IngestReport, context: Context) -> dict[str, list[str]]:
+    """Group the episode ids a remember call wrote by memory scope (for the audit log)."""
+    scopes = list(dict.fromkeys(request_scope(pieces[0].agent_id, context) for pieces in texts if pieces))
+    if len(scopes) != 1:
+        # Texts of several agents in one call: each scope is recorded, the ids with none of them.
+        return {scope: [] for scope in scopes}
+    return {scopes[0]: report.episode_ids}

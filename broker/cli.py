@@ -27,6 +27,7 @@ except ImportError:  # pragma: no cover - depends on the installed typer
     from click.exceptions import ClickException, NoArgsIsHelpError, UsageError  # type: ignore[assignment]
 
 from elephant_broker.broker.bench import bench_app
+from elephant_broker.broker.cli_agent import audit, feedback, notes
 from elephant_broker.broker.cli_common import (
     Options,
     context_from_options,
@@ -61,6 +62,9 @@ app.add_typer(server_app, name="server")
 app.add_typer(entities_app, name="entities")
 app.command("mcp")(mcp_command)
 app.command("viz")(viz)
+app.command("feedback")(feedback)
+app.command("notes")(notes)
+app.command("audit")(audit)
 sources_app = typer.Typer(help="Sources of episodes and how much to trust them.")
 app.add_typer(sources_app, name="sources")
 eval_app = typer.Typer(help="Measure the broker on public datasets (give the file path).", no_args_is_help=True)
@@ -199,10 +203,20 @@ def ask(
         str | None, typer.Option("--as-of", help="Answer as memory stood then (ISO date or date-time).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print answer, facts and episodes as JSON.")] = False,
+    reveal: Annotated[
+        bool, typer.Option("--reveal", help="Show masked values in the answer (needs $ELEPHANT_VAULT_KEY).")
+    ] = False,
 ) -> None:
     """Answer a question from memory, with the facts and episodes it rests on."""
-    answer = open_broker().ask(question, speaker=speaker, agent_id=agent, session_id=session, as_of=as_of)
+    broker = open_broker()
+    answer = broker.ask(question, speaker=speaker, agent_id=agent, session_id=session, as_of=as_of)
+    if reveal:
+        answer = answer.model_copy(
+            update={"answer": broker.reveal(answer.answer, agent), "value": broker.reveal(answer.value, agent)}
+        )
     print_notes(answer.notes)
+    for reminder in answer.reminders:
+        stderr.print(f"[yellow]reminder:[/] {reminder}", highlight=False, soft_wrap=True)
     if as_json:
         print_json(answer.model_dump(mode="json"))
         return

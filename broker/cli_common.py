@@ -51,7 +51,7 @@ def context_from_options() -> Context:
     return Context(**overrides)
 
 
-def open_broker(context: Context | None = None) -> Broker:
+def open_broker(context: Context | None = None, surface: str = "cli") -> Broker:
     """Return a ``Broker`` over ``context``, by default the one the global options give.
 
     The Python API is imported here, when a command runs: it loads LangGraph, the graphs
@@ -59,7 +59,7 @@ def open_broker(context: Context | None = None) -> Broker:
     """
     from elephant_broker.broker.api import Broker
 
-    return Broker(context if context is not None else context_from_options())
+    return Broker(context if context is not None else context_from_options(), surface=surface)
 
 
 def remember_group_options(ctx: typer.Context, **options: Any) -> None:

@@ -71,7 +71,7 @@ def mcp(
     """Serve remember / recall / ask / conflicts as MCP tools for one agent (stdio), or per token (--http)."""
     from elephant_broker.broker import mcp_server
 
-    broker = open_broker()
+    broker = open_broker(surface="mcp")
     if not http:
         # stdout belongs to the protocol: every message of ours goes to stderr.
         mcp_server.serve_stdio(broker, mcp_server.check_agent(agent or broker.context.agent_id))

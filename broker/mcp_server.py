@@ -45,8 +45,24 @@ from typing import Annotated, Any, Literal, TypeVar, cast
 from elephant_broker.broker.api import Broker
 from elephant_broker.broker.describe import describe_answer, describe_episodes
 from elephant_broker.language.sentences import sentence_of
-from elephant_broker.schemas.ids import ID_MAX, NAME_MAX, check_conflict_id, check_id, check_optional, error_messages
-from elephant_broker.schemas.models import MAX_GIVEN_FACTS, Answer, Conflict, Episode, FactStatement, IngestReport
+from elephant_broker.schemas.ids import (
+    ID_MAX,
+    NAME_MAX,
+    check_answer_id,
+    check_conflict_id,
+    check_id,
+    check_optional,
+    error_messages,
+)
+from elephant_broker.schemas.models import (
+    MAX_GIVEN_FACTS,
+    Answer,
+    Conflict,
+    Episode,
+    FactStatement,
+    FeedbackReport,
+    IngestReport,
+)
 from elephant_broker.store import StoreError
 from mcp.server.auth.middleware.auth_context import get_access_token
 from mcp.server.auth.provider import AccessToken
@@ -72,7 +88,8 @@ INSTRUCTIONS = (
     "Long-term memory as a knowledge graph. Call `remember` with what the user tells you "
     "(or what you learn; `remember_facts` when you already have subject-predicate-object facts) "
     "and `ask` before answering from memory; cite the fact ids `ask` returns. Contradictions are "
-    "kept as conflicts: see `list_conflicts`, settle them with `resolve_conflict`."
+    "kept as conflicts: see `list_conflicts`, settle them with `resolve_conflict`. When the user says an "
+    "answer from memory was right or wrong, call `feedback` with the answer's id (and the correction)."
 )
 
 T = TypeVar("T")
@@ -119,6 +136,11 @@ ConflictId = Annotated[
     str,
     Field(description="Id of an open conflict (conflict_...), from list_conflicts."),
     AfterValidator(check_conflict_id),
+]
+AnswerId = Annotated[
+    str,
+    Field(description="Id of an answer (ans_...), as `ask` returned it."),
+    AfterValidator(check_answer_id),
 ]
 
 
@@ -495,6 +517,27 @@ def build_server(
             conflict = _call("resolve_conflict", lambda: broker.resolve(conflict_id, keep, agent_id=scope))
         return _result(f"Conflict {conflict.id}: {conflict.decision}. {_conflict_line(conflict)}", conflict)
 
+    def feedback(
+        answer_id: AnswerId,
+        verdict: Annotated[Literal["right", "wrong"], Field(description="Whether the answer was right.")],
+        correction: Annotated[
+            str | None,
+            Field(description="What is true instead, in the user's words; remembered so it supersedes."),
+            _checked("text", "correction"),
+        ] = None,
+    ) -> Annotated[CallToolResult, FeedbackReport]:
+        """Tell memory an answer was right or wrong; the facts it cited become more or less certain.
+
+        Use it when the user confirms or corrects something you answered from memory. A
+        correction is remembered with high authority, so it replaces the wrong fact.
+        """
+        scope = current_agent()
+        with writes:
+            report = _call("feedback", lambda: broker.feedback(answer_id, verdict, correction, agent_id=scope))
+        changed = len(report.lowered) if verdict == "wrong" else len(report.raised)
+        added = f" The correction added {report.correction.facts} fact(s)." if report.correction else ""
+        return _result(f"Answer {answer_id}: {verdict}; {changed} fact(s) updated.{added}", report)
+
     reading = ToolAnnotations(read_only_hint=True, open_world_hint=False)
     # Nothing is ever deleted: a retired fact stays as history, a rejected one as a record.
     writing = ToolAnnotations(read_only_hint=False, destructive_hint=False, open_world_hint=False)
@@ -508,6 +551,7 @@ def build_server(
             (ask, reading),
             (list_conflicts, reading),
             (resolve_conflict, writing),
+            (feedback, writing),
         )
     ]
     return MemoryServer(

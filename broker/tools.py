@@ -193,6 +193,7 @@ def _remember(broker: Broker, perception: Perception) -> tuple[IngestReport, lis
     if broker.context.review_policy == "human":
         report, waiting = broker.remember_for_review(perception)
         return report, None, waiting
+    perception = broker.masked(perception)
     fact_ids: list[str] = []
     conflicts: list[Conflict] = []
     output: dict[str, Any] = {}
@@ -207,7 +208,9 @@ def _remember(broker: Broker, perception: Perception) -> tuple[IngestReport, lis
                 fact_ids = [row.id for row in plan.facts]
             conflicts = (update or {}).get("conflicts") or conflicts
     scope = request_scope(perception.agent_id, broker.context)
-    return output.get("report") or IngestReport(), broker.store.facts_by_ids(scope, fact_ids), conflicts
+    report = output.get("report") or IngestReport()
+    broker.audit("remember", scope, session=perception.session_id, ids=[*report.episode_ids, *fact_ids])
+    return report, broker.store.facts_by_ids(scope, fact_ids), conflicts
 
 
 def describe_report(report: IngestReport, facts: list[Fact] | None, conflicts: list[Conflict]) -> str:

@@ -629,6 +629,7 @@ def neighbourhood(
         frontier = reached - seen
         seen |= reached
     notes = [f"capped at {max_facts} facts / {max_entities} entities"] if capped else []
+    broker.audit("viz", scope, ids=[*(entity.id for entity in roots), *facts], queries=[name])
     names = ", ".join(sorted({entity.name for entity in roots}))
     return picture_from_facts(
         facts.values(),
@@ -680,6 +681,7 @@ def overview(broker: Broker, *, agent_id: str | None = None, max_entities: int =
     ids = {entity.id for entity in entities}
     touching = broker.store.facts_touching(scope, ids, limit=max_facts, history=True)
     among = [fact for fact, _ in touching if fact.subject_id in ids and fact.object_id in ids][:max_facts]
+    broker.audit("viz", scope, ids=[fact.id for fact in among])
     return picture_from_facts(
         among,
         title="memory overview",

@@ -296,7 +296,12 @@ def commit_plans(
     written = store.write_plans(with_embeddings(plans, store, embeddings))
     updated: list[IngestReport] = []
     for plan, report, counts in zip(plans, reports, written, strict=True):
-        done: dict[str, object] = {"episodes": counts.episodes, "entities": counts.entities, "facts": counts.facts}
+        done: dict[str, object] = {
+            "episodes": counts.episodes,
+            "entities": counts.entities,
+            "facts": counts.facts,
+            "episode_ids": [*report.episode_ids, plan.episode.id],
+        }
         if not counts.episodes:
             done["reread"] = 1
             reread = f"episode {plan.episode.id} was read again (its earlier reading had failed)"

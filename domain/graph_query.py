@@ -182,6 +182,8 @@ class QueryOutcome:
     """Why there are no rows, when the query and its repair (or the model) failed."""
     note: str | None = None
     """For the answer's notes: the chat model failed, and retrieval answered alone."""
+    cypher: str | None = None
+    """The query that gave the rows (for the audit log, which keeps only its hash)."""
 
 
 def query_memory(
@@ -226,7 +228,7 @@ def query_memory(
     cached = cache.get(pattern.text, schema.fingerprint)
     if cached is not None:
         try:
-            return _results(store, scope, run(cached), limit)
+            return _results(store, scope, run(cached), limit, cached)
         except (UnsafeQueryError, StoreError) as error:
             logger.info("cached query for %r failed (%s); generating a new one", pattern.text, error)
             cache.evict(pattern.text, schema.fingerprint)
@@ -252,7 +254,7 @@ def query_memory(
         return gave_up(str(failure))
     if is_reusable(cypher, parameters):
         cache.put(pattern.text, schema.fingerprint, cypher)
-    return _results(store, scope, rows, limit)
+    return _results(store, scope, rows, limit, cypher)
 
 
 def gave_up(error: str) -> QueryOutcome:
@@ -423,14 +425,14 @@ def json_safe(value: Any) -> Any:
     return str(value)  # temporal values and anything else the drivers return
 
 
-def _results(store: GraphStore, scope: str, rows: list[Row], limit: int) -> QueryOutcome:
+def _results(store: GraphStore, scope: str, rows: list[Row], limit: int, cypher: str) -> QueryOutcome:
     rows = rows[:limit]  # with_limit bounds only the last part of a UNION
     try:
         facts = facts_named_by(store, scope, rows)
     except (UnsafeQueryError, StoreError) as error:
         logger.warning("could not read the facts a generated query named: %s", error)
         facts = []
-    return QueryOutcome(rows=[json_safe(row) for row in rows], facts=facts)
+    return QueryOutcome(rows=[json_safe(row) for row in rows], facts=facts, cypher=cypher)
 
 
 def _describe_parameters(parameters: dict[str, Any]) -> str:

@@ -8,6 +8,7 @@ scoped, bounded query the chat model writes, cached by question pattern). It run
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from elephant_broker.domain.graph_query import QueryCache, gave_up, query_memory
@@ -50,6 +51,8 @@ def query_graph(state: AnswerState, runtime: Runtime[RunContext]) -> dict[str, A
         update["found_facts"] = outcome.facts
     else:
         update["query_error"] = outcome.error
+    if outcome.cypher is not None:
+        update["query_sha256"] = hashlib.sha256(outcome.cypher.encode()).hexdigest()
     if outcome.note is not None:
         update["notes"] = [outcome.note]
     return update

@@ -25,6 +25,11 @@ from elephant_broker.schemas.user_schema import UserSchema
 from pydantic import ConfigDict, ValidationError
 
 DEFAULT_AUTHORITY = 0.7
+CORRECTION_SOURCE = "correction"
+"""The source of a correction a user gives as feedback on an answer (``Broker.feedback``)."""
+BUILTIN_AUTHORITIES = {CORRECTION_SOURCE: 0.95}
+"""Sources trusted by default (``source_authority`` overrides): a user's explicit correction
+outweighs what was read before, so it supersedes through the ordinary conflict path."""
 MAX_HOPS_LIMIT = 8
 """The multi-hop loop never runs more sub-questions than this, whatever is configured."""
 MAX_FACTS_LIMIT = 50
@@ -95,6 +100,13 @@ class Context(RunContext):
     """The entity types and predicates to keep: a TOML or JSON file (``domain.user_schema``), a
     ``UserSchema`` (or a dict of its fields), or empty for none. Both Readers' output is made to fit it."""
 
+    mask: str = field(default="", metadata={"env": "ELEPHANT_MASK"})
+    """Sensitive values to mask before anything is read or stored: some of ``phone,id,email,card``
+    (or ``all``); empty for none. Masking needs the vault key in ``ELEPHANT_VAULT_KEY``."""
+
+    audit: bool = field(default=True, metadata={"env": "ELEPHANT_AUDIT"})
+    """Append a record of every read and write to ``<home>/audit.jsonl``; ``0``/``off`` disables it."""
+
     source_authority: str = field(default="", metadata={"env": "ELEPHANT_SOURCE_AUTHORITY"})
     """Authority per source, ``name=weight`` pairs (``paper=0.9,blog=0.4``); others get 0.7."""
 
@@ -133,6 +145,7 @@ class Context(RunContext):
         super().__post_init__()
         self.authorities()  # fail early on a malformed ELEPHANT_SOURCE_AUTHORITY
         self.llm_cache = _flag("llm_cache", self.llm_cache)
+        self.audit = _flag("audit", self.audit)
         if isinstance(self.schema, Mapping):  # Broker(schema={"predicates": [...]})
             try:
                 self.schema = UserSchema.model_validate(self.schema)
@@ -154,8 +167,9 @@ class Context(RunContext):
         return table
 
     def authority_of(self, source: str | None) -> float:
-        """Return the authority of a source (0.7 when it is not configured)."""
-        return self.authorities().get((source or "").strip().lower(), DEFAULT_AUTHORITY)
+        """Return the authority of a source (0.7 when it is not configured, 0.95 for corrections)."""
+        name = (source or "").strip().lower()
+        return self.authorities().get(name, BUILTIN_AUTHORITIES.get(name, DEFAULT_AUTHORITY))
 
 
 def deployment(context: RunContext | None) -> Context:

@@ -67,6 +67,7 @@ _SHAPED_IDS = {
     "fact": re.compile(r"fact_[0-9a-f]{1,64}"),
     "conflict": re.compile(r"conflict_[0-9a-f]{1,64}"),
     "merge": re.compile(r"mrg_[0-9a-f]{1,64}"),
+    "answer": re.compile(r"ans_[0-9a-f]{1,64}"),
 }
 
 SEPARATOR = "\x1f"
@@ -205,6 +206,15 @@ def check_conflict_id(value: str, field: str = "conflict_id") -> str:
     return _check_shape(value, "conflict", field)
 
 
+def check_answer_id(value: str, field: str = "answer_id") -> str:
+    """Return an answer id unchanged if it has the shape ``ans_<hex>``.
+
+    Raises:
+        ValueError: Naming the field.
+    """
+    return _check_shape(value, "answer", field)
+
+
 def check_merge_id(value: str, field: str = "merge_id") -> str:
     """Return a merge id unchanged if it has the shape ``mrg_<hex>``.
 
@@ -258,7 +268,7 @@ def _check_length(value: str, field: str, limit: int) -> None:
 
 def _check_shape(value: str, kind: str, field: str) -> str:
     if not isinstance(value, str) or _SHAPED_IDS[kind].fullmatch(value) is None:
-        example = {"fact": "fact_", "conflict": "conflict_", "merge": "mrg_"}[kind]
+        example = {"fact": "fact_", "conflict": "conflict_", "merge": "mrg_", "answer": "ans_"}[kind]
         raise ValueError(f"{field}: not a {kind} id ({example} and hex digits): {_shorten(str(value))!r}")
     return value
 

@@ -495,6 +495,60 @@ class Answer(BaseModel):
         default_factory=list,
         description="What went differently, e.g. the model failed and the offline answer is given.",
     )
+    id: str = Field(default="", description="The answer's id, for feedback (``ans_<hex>``); empty if not kept.")
+    reminders: list[str] = Field(
+        default_factory=list,
+        description="The agent's own poor record on questions of this kind (meta-cognition notes).",
+    )
+
+
+Verdict = Literal["right", "wrong"]
+"""What a user said of an answer."""
+
+
+class AnswerRecord(BaseModel):
+    """An answer as kept for feedback: what was asked and which memories it cited."""
+
+    id: str
+    question: str
+    kind: str = Field(description="The kind of thing asked for (Person, Time ...; open when none).")
+    answered: bool
+    value: str = ""
+    fact_ids: list[str] = Field(default_factory=list)
+    episode_ids: list[str] = Field(default_factory=list)
+    agent_id: str
+    session_id: str | None = None
+    speaker: str | None = None
+    created_at: int = Field(description="Milliseconds since the epoch when it was answered.")
+    verdict: Verdict | None = None
+    correction: str | None = None
+    feedback_at: int | None = None
+    reply_episode_ids: list[str] = Field(
+        default_factory=list, description="The episodes of what the agent said with this answer in hand."
+    )
+
+
+class FeedbackReport(BaseModel):
+    """What one piece of feedback changed (the ``elephant feedback --json`` contract)."""
+
+    answer_id: str
+    verdict: Verdict
+    lowered: list[str] = Field(default_factory=list, description="Facts whose confidence fell (cited and derived).")
+    raised: list[str] = Field(default_factory=list, description="Facts whose confidence rose (cited).")
+    correction: IngestReport | None = Field(default=None, description="What the correction text added.")
+
+
+class AgentNote(BaseModel):
+    """Something the memory learnt about the agent itself: an error pattern with its record."""
+
+    about: Literal["question", "tool"] = Field(description="Answers to questions of a kind, or calls of a tool.")
+    name: str = Field(description="The question kind (Person, Time, open ...) or the tool's name.")
+    wrong: int = Field(description="Wrong answers (or failed calls) on record.")
+    total: int = Field(description="Answers judged (or calls made) on record.")
+    weight: float = Field(description="Wrong ones weighed by age (the note fades with the decay half-life).")
+    last_correction: str | None = None
+    evidence: list[str] = Field(default_factory=list, description="The answers or episodes behind it, newest first.")
+    reminder: str = Field(default="", description="What an agent is told when a new question is of this kind.")
 
 
 def _absent(value: object) -> bool:
@@ -543,6 +597,20 @@ class IngestReport(BaseModel):
         description="LLM mode: completion (output) tokens of those requests, as the model reported them.",
     )
 
+    episode_ids: list[str] = Field(
+        default_factory=list,
+        exclude=True,
+        description="The episodes written or read again (for the audit log and the middleware; not in the JSON).",
+    )
+
+    def __eq__(self, other: object) -> bool:
+        """Reports are equal when what they report is (the JSON contract); episode ids are bookkeeping."""
+        if not isinstance(other, IngestReport):
+            return NotImplemented
+        return self.model_dump() == other.model_dump()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like every pydantic model
+
     def __add__(self, other: IngestReport) -> IngestReport:
         """Sum two reports (used to total a multi-episode ingest); notes are kept once each.
 
@@ -555,6 +623,7 @@ class IngestReport(BaseModel):
             conflicts=self.conflicts + other.conflicts,
             reread=self.reread + other.reread,
             notes=list(dict.fromkeys([*self.notes, *other.notes])),
+            episode_ids=[*self.episode_ids, *other.episode_ids],
             **{name: _sum_present(getattr(self, name), getattr(other, name)) for name in MODEL_COUNTS},
         )
 

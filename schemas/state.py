@@ -94,6 +94,7 @@ class AnswerOutput(TypedDict):
     history: list[Fact]
     hops: list[Hop]
     notes: NotRequired[list[str]]
+    query_sha256: NotRequired[str]
 
 
 class BrokerInput(Perception, Question):
@@ -126,6 +127,7 @@ class BrokerOutput(TypedDict, total=False):
     history: list[Fact]
     hops: list[Hop]
     notes: list[str]
+    query_sha256: str
 
 
 class Request(TypedDict, total=False):
@@ -317,6 +319,8 @@ class AnswerState(TypedDict, total=False):
     # query_graph
     query_rows: list[dict[str, Any]]
     query_error: str
+    query_sha256: str
+    """The hash of the generated query that ran (the audit log keeps it, never the query)."""
     # evidence: retrieve_evidence, query_graph and the multi_hop subgraph add to it
     found_facts: Annotated[list[Fact], merge_by_id]
     episode_rankings: Annotated[list[list[Episode]], operator.add]

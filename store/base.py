@@ -20,7 +20,17 @@ from collections.abc import Iterable, Sequence
 from typing import Any, Literal, NamedTuple
 
 from elephant_broker.schemas.ids import stable_id
-from elephant_broker.schemas.models import ENTITY_TYPES, Conflict, Entity, Episode, EpisodeWrite, Fact, FactUpdate
+from elephant_broker.schemas.models import (
+    ENTITY_TYPES,
+    AnswerRecord,
+    Conflict,
+    Entity,
+    Episode,
+    EpisodeWrite,
+    Fact,
+    FactUpdate,
+)
+from elephant_broker.store.answers import AnswerQueries, answer_statement
 from elephant_broker.store.episode_index import EpisodeIndex, IndexedEpisode
 from elephant_broker.store.episodes import (
     EPISODE_COLUMNS,
@@ -78,7 +88,7 @@ _FACT_COLUMNS = (
 )
 
 
-class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads, ABC):
+class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads, AnswerQueries, ABC):
     """A Cypher graph database holding episodes, entities and facts."""
 
     #: Short name shown in messages and tests ("falkordb", "neo4j").
@@ -887,6 +897,18 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
             statements.append(fact_update_statement(scope, now, updates))
         self._write_atomic(statements)
         return updates
+
+    def apply_feedback(
+        self, scope: str, record: AnswerRecord, lowered: Sequence[FactUpdate], raised: Sequence[str], step: float
+    ) -> None:
+        """Keep a verdict on an answer and change its facts' confidence, in one transaction."""
+        now = now_ms()
+        statements: list[Statement] = [answer_statement(scope, record)]
+        if lowered:
+            statements.append(fact_update_statement(scope, now, lowered))
+        if raised:
+            statements.append(self.raise_confidence_statement(scope, raised, step, now))
+        self._write_atomic(statements)
 
     def list_conflicts(self, scope: str, limit: int = 1000) -> list[Conflict]:
         """Return recorded (decided) conflicts, newest first (open ones: ``open_conflicts``)."""

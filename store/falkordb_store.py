@@ -225,6 +225,7 @@ class FalkorDBStore(GraphStore):
             "CREATE INDEX FOR (ep:Episode) ON (ep.id)",
             "CREATE INDEX FOR (ep:Episode) ON (ep.session_id)",
             "CREATE INDEX FOR ()-[f:FACT]-() ON (f.id)",
+            "CREATE INDEX FOR (a:Answer) ON (a.id)",
             # Names are stored pre-segmented (jieba tokens and CJK bigrams), because
             # FalkorDB's full-text tokenizer does not split Chinese.
             "CALL db.idx.fulltext.createNodeIndex('Entity', 'search_text')",

@@ -96,6 +96,7 @@ class Neo4jStore(GraphStore):
             "CREATE INDEX entity_id IF NOT EXISTS FOR (e:Entity) ON (e.id)",
             "CREATE INDEX fact_id IF NOT EXISTS FOR ()-[f:FACT]-() ON (f.id)",
             "CREATE INDEX episode_session IF NOT EXISTS FOR (ep:Episode) ON (ep.session_id)",
+            "CREATE INDEX answer_id IF NOT EXISTS FOR (a:Answer) ON (a.id)",
             "CREATE FULLTEXT INDEX entity_search IF NOT EXISTS FOR (e:Entity) ON EACH [e.search_text] "
             "OPTIONS {indexConfig: {`fulltext.analyzer`: 'whitespace'}}",
             "CREATE FULLTEXT INDEX episode_search IF NOT EXISTS FOR (ep:Episode) ON EACH [ep.search_text] "

@@ -39,7 +39,16 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 @pytest.fixture(autouse=True)
 def _clean_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     """Tests never inherit a developer's store, model or data directory."""
-    for name in ("ELEPHANT_HOME", "ELEPHANT_STORE", "ELEPHANT_LLM", "ELEPHANT_AGENT", "ELEPHANT_EMBEDDINGS"):
+    for name in (
+        "ELEPHANT_HOME",
+        "ELEPHANT_STORE",
+        "ELEPHANT_LLM",
+        "ELEPHANT_AGENT",
+        "ELEPHANT_EMBEDDINGS",
+        "ELEPHANT_MASK",
+        "ELEPHANT_VAULT_KEY",
+        "ELEPHANT_AUDIT",
+    ):
         monkeypatch.delenv(name, raising=False)
 
 

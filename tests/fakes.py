@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from langchain_core.language_models import BaseChatModel
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, BaseMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable, RunnableLambda
+from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, PrivateAttr
 
 
@@ -55,3 +58,52 @@ class ScriptedChatModel(GenericFakeChatModel):
             return output
 
         return RunnableLambda(respond)
+
+
+Step = AIMessage | Callable[[list[BaseMessage]], AIMessage]
+
+
+class ScriptedToolModel(BaseChatModel):
+    """A chat model that plays a script of turns, each a message or a function of the conversation.
+
+    ``bind_tools`` records the tool names it was offered and returns the model itself,
+    so ``create_agent`` can drive it like a real tool-calling model.
+    """
+
+    _steps: deque[Step] = PrivateAttr(default_factory=deque)
+    _seen: list[list[BaseMessage]] = PrivateAttr(default_factory=list)
+    _tool_names: list[str] = PrivateAttr(default_factory=list)
+
+    def __init__(self, steps: Sequence[Step], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._steps = deque(steps)
+
+    @property
+    def _llm_type(self) -> str:
+        return "scripted-tool-model"
+
+    @property
+    def seen(self) -> list[list[BaseMessage]]:
+        """The conversation the model was sent on each turn."""
+        return self._seen
+
+    @property
+    def tool_names(self) -> list[str]:
+        """Names of the tools bound to the model."""
+        return self._tool_names
+
+    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedToolModel:  # type: ignore[override]
+        self._tool_names = [convert_to_openai_tool(tool)["function"]["name"] for tool in tools]
+        return self
+
+    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any):
+        self._seen.append(list(messages))
+        if not self._steps:
+            raise AssertionError("ScriptedToolModel has no turn left")
+        step = self._steps.popleft()
+        message = step(list(messages)) if callable(step) else step
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+
+def call(name: str, call_id: str, **args: Any) -> AIMessage:
+    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": call_id, "type": "tool_call"}])

@@ -185,3 +185,34 @@ def test_eval_extraction_json_contract(cli, tmp_path: Path) -> None:
     assert result["exact"]["recall"] == 1.0  # the one gold pair, read by the offline rules
     refused = cli("eval", "extraction", str(corpus), "--format", "csv", check=False)
     assert refused.returncode != 0 and "--format" in refused.stderr
+
+
+def test_feedback_notes_and_audit_json_contract(cli) -> None:
+    cli("ingest", "--text", "Ann works at Initech.", "--speaker", "Peter")
+    answer = json.loads(cli("ask", "Where does Ann work?", "--json").stdout)
+    assert answer["id"].startswith("ans_") and answer["reminders"] == []
+    fact_id = answer["facts"][0]["id"]
+
+    report = json.loads(
+        cli("feedback", answer["id"], "wrong", "--correction", "Ann works at Globex now.", "--json").stdout
+    )
+    assert report["answer_id"] == answer["id"] and report["verdict"] == "wrong"
+    assert report["lowered"] == [fact_id] and report["raised"] == []
+    assert report["correction"]["episodes"] == 1 and report["correction"]["conflicts"] == 1
+    assert json.loads(cli("ask", "Where does Ann work?", "--json").stdout)["value"] == "Globex"
+    assert json.loads(cli("notes", "--json").stdout) == []
+
+    records = json.loads(cli("audit", "--json").stdout)
+    # The text ingest also lists open conflicts, to say whether any await review: a read like any other.
+    operations = ["remember", "conflicts", "ask", "remember", "feedback", "ask", "notes"]
+    assert [record["operation"] for record in records] == operations
+    for record in records:
+        assert set(record) == {"at", "surface", "agent", "session", "operation", "ids", "query_sha256"}
+        assert record["surface"] == "cli" and record["agent"] == "default"
+    assert answer["id"] in records[2]["ids"] and len(records[2]["query_sha256"]) == 1
+
+    bad = cli("feedback", answer["id"], "maybe", check=False)
+    assert bad.returncode != 0 and bad.stderr.strip().endswith("verdict: right or wrong, not 'maybe'")
+    unknown = cli("feedback", "ans_0123", "right", check=False)
+    assert unknown.returncode != 0 and "no answer 'ans_0123'" in unknown.stderr
+    assert len(json.loads(cli("audit", "--json").stdout)) == len(records)

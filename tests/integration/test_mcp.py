@@ -41,6 +41,7 @@ TOOLS = {
     "ask": ({"question", "speaker", "session_id"}, {"question"}),
     "list_conflicts": (set(), set()),
     "resolve_conflict": ({"conflict_id", "keep"}, {"conflict_id", "keep"}),
+    "feedback": ({"answer_id", "verdict", "correction"}, {"answer_id", "verdict"}),
 }
 INITIALIZE = {
     "jsonrpc": "2.0",

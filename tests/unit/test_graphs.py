@@ -48,6 +48,7 @@ def test_answer_graph_has_a_narrow_public_schema() -> None:
         "history",
         "hops",
         "notes",
+        "query_sha256",  # LLM mode: the hash of the generated query, for the audit log
     }
 
 

@@ -1,0 +1,78 @@
+"""Masking sensitive values before the memory reads, embeds or stores anything.
+
+``ELEPHANT_MASK`` names the kinds (``language.pii``); each value found is replaced by its
+vault token (``providers.vault``), in texts, given facts and questions alike, so a
+question about a phone number finds the memory that holds its token. Values are
+normalised before they are tokenised (a phone number to E.164, an e-mail to lower case,
+a card to its digits), so two spellings of one value are one token and one entity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import phonenumbers
+from elephant_broker.language.pii import PHONE_REGIONS, find_sensitive
+from elephant_broker.providers.vault import TOKEN_PATTERN, Vault
+from elephant_broker.schemas.models import GivenFact, Perception, Quintuple
+
+
+class Masker:
+    """Replaces the configured kinds of sensitive value with vault tokens."""
+
+    def __init__(self, kinds: Sequence[str], vault: Vault) -> None:
+        self.kinds = tuple(kinds)
+        self.vault = vault
+
+    def mask(self, text: str) -> str:
+        """Return the text with each sensitive value replaced by its token."""
+        tokens = [match.span() for match in TOKEN_PATTERN.finditer(text)]
+        spans = [
+            span
+            for span in find_sensitive(text, self.kinds)
+            if not any(span.start < end and start < span.end for start, end in tokens)  # masked already
+        ]
+        if not spans:
+            return text
+        pieces, at = [], 0
+        for span in spans:
+            pieces += [text[at : span.start], self.vault.token(span.kind, normalised(span.kind, span.value))]
+            at = span.end
+        return "".join([*pieces, text[at:]])
+
+    def mask_perception(self, perception: Perception) -> Perception:
+        """Return the perception with its text and given facts masked."""
+        update: dict[str, object] = {"text": self.mask(perception.text)}
+        if perception.preceding_text:
+            update["preceding_text"] = self.mask(perception.preceding_text)
+        if perception.given_facts:
+            update["given_facts"] = [self._mask_fact(fact) for fact in perception.given_facts]
+        return perception.model_copy(update=update)
+
+    def mask_given(self, fact: GivenFact) -> GivenFact:
+        """Return a given fact (``remember_facts``) with its names and episode text masked."""
+        update: dict[str, object] = {"subject": self.mask(fact.subject), "object": self.mask(fact.object)}
+        if fact.episode:
+            update["episode"] = self.mask(fact.episode)
+        return fact.model_copy(update=update)
+
+    def _mask_fact(self, fact: Quintuple) -> Quintuple:
+        return fact.model_copy(update={"subject": self.mask(fact.subject), "object": self.mask(fact.object)})
+
+
+def normalised(kind: str, value: str) -> str:
+    """Return the canonical spelling a value is tokenised under."""
+    if kind == "phone":
+        for region in PHONE_REGIONS:
+            try:
+                number = phonenumbers.parse(value, region)
+            except phonenumbers.NumberParseException:
+                continue
+            if phonenumbers.is_valid_number(number):
+                return phonenumbers.format_number(number, phonenumbers.PhoneNumberFormat.E164)
+        return "".join(char for char in value if char.isdigit() or char == "+")
+    if kind == "email":
+        return value.lower()
+    if kind == "card":
+        return "".join(char for char in value if char.isdigit())
+    return value.upper()
