@@ -30,7 +30,7 @@ from elephant_broker.domain.feedback import (
 )
 from elephant_broker.domain.given import given_perceptions, graph_document_facts
 from elephant_broker.domain.identity import unmerge
-from elephant_broker.domain.privacy import Masker
+from elephant_broker.domain.privacy import masker_for
 from elephant_broker.domain.reading import with_preceding
 from elephant_broker.domain.retrieval import RECALL, reciprocal_rank_fusion, search_episodes
 from elephant_broker.domain.truth import parse_decision
@@ -39,7 +39,6 @@ from elephant_broker.graphs.answer import graph as answer_graph
 from elephant_broker.graphs.ingest_batch import graph as ingest_batch_graph
 from elephant_broker.language.chunks import split_perception
 from elephant_broker.language.names import normalize_name
-from elephant_broker.language.pii import parse_kinds
 from elephant_broker.language.pronouns import resolve_first_person
 from elephant_broker.language.question import analyse_question
 from elephant_broker.providers.audit import SURFACES, AuditLog
@@ -120,10 +119,9 @@ class Broker:
         self._audit = AuditLog(self.context.home) if self.context.audit else None
         key = vault_key if vault_key is not None else os.environ.get(VAULT_KEY_VARIABLE, "")
         self._vault = Vault(self.context.home, key) if key else None
-        kinds = parse_kinds(self.context.mask)
-        if kinds and self._vault is None:
-            raise ValueError(f"mask: masking {', '.join(kinds)} needs the vault key in {VAULT_KEY_VARIABLE}")
-        self._masker = Masker(kinds, self._vault) if kinds and self._vault is not None else None
+        # A broker masks with the key it was given (or the environment's), never with one
+        # another broker of the process brought: no key, no masking broker.
+        self._masker = masker_for(self.context, key)
 
     @property
     def store(self) -> GraphStore:

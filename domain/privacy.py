@@ -5,15 +5,24 @@ vault token (``providers.vault``), in texts, given facts and questions alike, so
 question about a phone number finds the memory that holds its token. Values are
 normalised before they are tokenised (a phone number to E.164, an e-mail to lower case,
 a card to its digits), so two spellings of one value are one token and one entity.
+
+``masker_for`` gives the masker of a data directory: the one a ``Broker`` made with its key,
+else one made with ``ELEPHANT_VAULT_KEY``. The graphs' entry nodes mask with it too, so runs
+that reach the graphs without a ``Broker`` (the LangGraph API of ``langgraph dev``) are masked
+alike; what a ``Broker`` masked already is left as it is (tokens are not masked again).
 """
 
 from __future__ import annotations
 
+import os
+import threading
 from collections.abc import Sequence
+from pathlib import Path
 
 import phonenumbers
-from elephant_broker.language.pii import PHONE_REGIONS, find_sensitive
-from elephant_broker.providers.vault import TOKEN_PATTERN, Vault
+from elephant_broker.language.pii import PHONE_REGIONS, find_sensitive, parse_kinds
+from elephant_broker.providers.vault import TOKEN_PATTERN, VAULT_KEY_VARIABLE, Vault
+from elephant_broker.schemas.context import Context
 from elephant_broker.schemas.models import GivenFact, Perception, Quintuple
 
 
@@ -56,6 +65,10 @@ class Masker:
             update["episode"] = self.mask(fact.episode)
         return fact.model_copy(update=update)
 
+    def mask_quintuple(self, fact: Quintuple) -> Quintuple:
+        """Return a given quintuple with its names masked."""
+        return self._mask_fact(fact)
+
     def _mask_fact(self, fact: Quintuple) -> Quintuple:
         return fact.model_copy(update={"subject": self.mask(fact.subject), "object": self.mask(fact.object)})
 
@@ -76,3 +89,32 @@ def normalised(kind: str, value: str) -> str:
     if kind == "card":
         return "".join(char for char in value if char.isdigit())
     return value.upper()
+
+
+_maskers: dict[tuple[str, tuple[str, ...]], Masker] = {}
+_maskers_lock = threading.Lock()
+
+
+def masker_for(context: Context, key: str | None = None) -> Masker | None:
+    """Return the masker of the context's data directory, or None when masking is off.
+
+    ``key`` (a ``Broker``'s key; "" for none) makes the masker of that directory with it;
+    ``None`` (the graphs' nodes) uses the one made before in this process, else one made
+    with ``ELEPHANT_VAULT_KEY``.
+
+    Raises:
+        ValueError: An unknown kind in ``mask``, or masking without any vault key.
+    """
+    kinds = parse_kinds(context.mask)
+    if not kinds:
+        return None
+    place = (str(Path(context.home).expanduser().resolve()), kinds)
+    with _maskers_lock:
+        if key is None and place in _maskers:
+            return _maskers[place]
+        secret = os.environ.get(VAULT_KEY_VARIABLE, "") if key is None else key
+        if not secret:
+            raise ValueError(f"mask: masking {', '.join(kinds)} needs the vault key in {VAULT_KEY_VARIABLE}")
+        masker = Masker(kinds, Vault(context.home, secret))
+        _maskers[place] = masker
+        return masker

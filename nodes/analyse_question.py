@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from elephant_broker.domain.privacy import masker_for
 from elephant_broker.language.pronouns import resolve_first_person
 from elephant_broker.language.question import analyse_question as analyse
 from elephant_broker.providers.resources import request_scope
@@ -25,10 +26,16 @@ from langgraph.runtime import Runtime
 def analyse_question(state: AnswerState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Resolve speaker, scope and as-of, and analyse the question into entities, keywords and intent."""
     speaker = (state.get("speaker") or "").strip() or DEFAULT_SPEAKER
+    context = deployment(runtime.context)
     question = state["question"]
-    update: dict[str, Any] = {
+    update: dict[str, Any] = {}
+    # A sensitive value asked about is searched for as its token (a Broker masked it already).
+    masker = masker_for(context)
+    if masker is not None and (masked := masker.mask(question)) != question:
+        question = update["question"] = masked
+    update |= {
         "asker": speaker,
-        "scope": request_scope(state.get("agent_id"), deployment(runtime.context)),
+        "scope": request_scope(state.get("agent_id"), context),
         "resolved_question": resolve_first_person(question, speaker),
         "analysis": analyse(question, speaker),
     }

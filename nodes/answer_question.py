@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from elephant_broker.domain.answers import write_answer
+from elephant_broker.providers.audit import audit_api_run
 from elephant_broker.schemas.context import RunContext, deployment
 from elephant_broker.schemas.state import AnswerState
 from langgraph.runtime import Runtime
@@ -19,6 +20,7 @@ from langgraph.runtime import Runtime
 
 def answer_question(state: AnswerState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Write the answer (composed offline, or by the configured chat model)."""
+    context = deployment(runtime.context)
     history = state.get("superseded", [])
     reply = write_answer(
         state["question"],
@@ -32,7 +34,17 @@ def answer_question(state: AnswerState, runtime: Runtime[RunContext]) -> dict[st
         sub_questions=state.get("sub_questions", []),
         history=history,
         query_rows=state.get("query_rows", []),
-        llm_spec=deployment(runtime.context).llm,
+        llm_spec=context.llm,
+    )
+    audit_api_run(
+        runtime.context,
+        context,
+        "ask",
+        state["scope"],
+        session=state.get("session_id"),
+        ids=[*(fact.id for fact in reply.facts), *(episode.id for episode in reply.episodes)],
+        queries=[state["question"]],
+        hashes=[state["query_sha256"]] if state.get("query_sha256") else [],
     )
     update: dict[str, Any] = {
         "answer": reply.answer,

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from elephant_broker.domain.episodes import commit_plans
+from elephant_broker.providers.audit import audit_api_run
 from elephant_broker.providers.resources import get_embeddings, get_store
 from elephant_broker.schemas.context import RunContext, deployment
 from elephant_broker.schemas.models import IngestReport
@@ -28,4 +29,5 @@ def commit_batch(state: IngestBatchState, runtime: Runtime[RunContext]) -> dict[
     for position, report in zip(state["positions"], written, strict=True):
         reports[position] = reports[position] + report
     total = sum(reports, IngestReport(notes=list(state.get("notes", []))))
+    audit_api_run(runtime.context, context, "remember", state["scope"], ids=total.episode_ids)
     return {"reports": reports, "report": total}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from elephant_broker.domain.episodes import commit_plan
+from elephant_broker.providers.audit import audit_api_run
 from elephant_broker.providers.resources import get_embeddings, get_store
 from elephant_broker.schemas.context import RunContext, deployment
 from elephant_broker.schemas.state import IngestState
@@ -21,4 +22,9 @@ from langgraph.runtime import Runtime
 def commit_episode(state: IngestState, runtime: Runtime[RunContext]) -> dict[str, Any]:
     """Write the episode, its entities, mentions, facts and review decisions atomically."""
     context = deployment(runtime.context)
-    return {"report": commit_plan(get_store(context), get_embeddings(context), state["plan"], state["report"])}
+    report = commit_plan(get_store(context), get_embeddings(context), state["plan"], state["report"])
+    plan = state["plan"]
+    audit_api_run(
+        runtime.context, context, "remember", plan.scope, session=plan.episode.session_id, ids=report.episode_ids
+    )
+    return {"report": report}

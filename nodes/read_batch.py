@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from elephant_broker.domain.batch import read_batch as read_texts
+from elephant_broker.domain.privacy import masker_for
 from elephant_broker.domain.reading import cost_report
 from elephant_broker.domain.user_schema import schema_rules
 from elephant_broker.providers.llm_cache import llm_cache_for
@@ -33,6 +34,10 @@ def read_batch(state: IngestBatchState, runtime: Runtime[RunContext]) -> dict[st
     if context.review_policy != "auto":
         raise ValueError("a batch is reviewed automatically; under the human policy ingest one text at a time")
     perceptions = state["perceptions"]
+    # Sensitive values become tokens before anything is read or stored (a Broker did it already).
+    masker = masker_for(context)
+    if masker is not None:
+        perceptions = [masker.mask_perception(perception) for perception in perceptions]
     scopes = {request_scope(perception.agent_id, context) for perception in perceptions}
     if len(scopes) > 1:
         raise ValueError(f"a batch is one agent's memory, not {len(scopes)}: {', '.join(sorted(scopes))}")

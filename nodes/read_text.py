@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from elephant_broker.domain.episodes import check_derived_from, make_episode, needs_writing
+from elephant_broker.domain.privacy import masker_for
 from elephant_broker.domain.reading import correction_context, cost_report, read, read_given
 from elephant_broker.domain.user_schema import schema_rules
 from elephant_broker.providers.chat_models import ModelUsage
@@ -41,6 +42,11 @@ def read_text(state: IngestState, runtime: Runtime[RunContext]) -> dict[str, Any
     # Facts given with the text (a facts file, a GraphDocument) replace its reading.
     facts = state.get("given_facts")
     given = None if facts is None else [Quintuple.model_validate(fact) for fact in facts]
+    # Sensitive values become tokens before anything is read or stored (a Broker did it already).
+    masker = masker_for(context)
+    if masker is not None:
+        text = masker.mask(text)
+        given = None if given is None else [masker.mask_quintuple(fact) for fact in given]
     episode = make_episode(
         scope,
         text,

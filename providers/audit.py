@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from elephant_broker.schemas.context import Context
 from pydantic import BaseModel, Field
 
 AUDIT_FILE = "audit.jsonl"
@@ -96,6 +97,30 @@ class AuditLog:
                 if since is not None and datetime.fromisoformat(record.at) < since:
                     continue
                 yield record
+
+
+def audit_api_run(
+    run_context: object,
+    context: Context,
+    operation: str,
+    scope: str,
+    *,
+    session: str | None = None,
+    ids: Iterable[str] = (),
+    queries: Iterable[str] = (),
+    hashes: Iterable[str] = (),
+) -> None:
+    """Record a graph run that reached the graphs without a ``Broker`` (surface ``api``).
+
+    A ``Broker`` runs the graphs with a full ``Context`` and records its own calls; a run
+    through the LangGraph API (``langgraph dev``, a LangGraph server) carries only the run's
+    choices (a ``RunContext``) or nothing, and is recorded here, by the graph's last node.
+    """
+    if isinstance(run_context, Context) or not context.audit:
+        return
+    AuditLog(context.home).append(
+        surface="api", agent=scope, operation=operation, session=session, ids=ids, queries=queries, hashes=hashes
+    )
 
 
 def audit_rows(records: Iterable[AuditRecord]) -> list[dict[str, Any]]:

@@ -170,3 +170,29 @@ def test_every_surface_is_audited_without_values_or_questions(home: Path, tmp_pa
     assert "13912345678" not in written and KEY not in written
     assert json.loads(cli("audit", "--agent", "nobody", "--json")) == []
     assert json.loads(cli("audit", "--since", "2999-01-01", "--json")) == []
+
+
+def test_runs_through_the_langgraph_api_are_masked_and_audited(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # What a LangGraph server passes: the run's own choices (RunContext); the rest from ELEPHANT_*.
+    from elephant_broker.graphs.answer import graph as answer_graph
+    from elephant_broker.graphs.ingest_batch import graph as batch_graph
+    from elephant_broker.schemas.context import RunContext
+    from elephant_broker.schemas.models import Perception
+    from elephant_broker.schemas.state import PerceptionBatch
+
+    monkeypatch.setenv("ELEPHANT_HOME", str(home))
+    monkeypatch.setenv("ELEPHANT_MASK", "all")
+    monkeypatch.setenv("ELEPHANT_VAULT_KEY", KEY)
+    run = RunContext(agent_id="api-user")
+    text = "Ann's phone number is 13812345678."
+    batch_graph.invoke(PerceptionBatch(perceptions=[Perception(text=text, speaker="Peter")]), context=run)
+    result = answer_graph.invoke({"question": "Who has the number 13812345678?"}, context=run)
+
+    broker = Broker(masked_context(home), vault_key=KEY)
+    (stored,) = broker.recall("phone number", agent_id="api-user", k=1)
+    assert "13812345678" not in stored.text and broker.reveal(stored.text) == "Ann's phone number is +8613812345678."
+    assert "13812345678" not in json.dumps(result, default=str)
+    records = [json.loads(line) for line in (home / "audit.jsonl").read_text(encoding="utf-8").splitlines()]
+    api = [(record["surface"], record["operation"], record["agent"]) for record in records[:2]]
+    assert api == [("api", "remember", "api-user"), ("api", "ask", "api-user")]
+    assert stored.id in records[0]["ids"] and len(records[1]["query_sha256"]) == 1
