@@ -108,6 +108,7 @@ class ElephantMemory(AgentMiddleware):  # type: ignore[type-arg]
         self._recorded: set[str] = set()
         self._own_episodes: set[str] = set()
         self._last_answer: dict[str, Answer] = {}
+        self._asked: dict[str, tuple[str, Answer]] = {}
 
     # -- hooks ---------------------------------------------------------------------------
 
@@ -175,10 +176,17 @@ class ElephantMemory(AgentMiddleware):  # type: ignore[type-arg]
     # -- what goes before the model -----------------------------------------------------
 
     def _with_memory(self, request: ModelRequest, session: str) -> tuple[ModelRequest, Answer | None]:
-        question = _last_human_text(request.messages)
-        if not question or not self.inject:
+        last = _last_human(request.messages)
+        question = last.text.strip() if last is not None else ""
+        if last is None or not question or not self.inject:
             return request, None
-        answer = self._guarded("ask", lambda: self.broker.ask(question, speaker=self.user, **self._where(session)))
+        asked = self._asked.get(session)
+        if asked is not None and asked[0] == _key(last):
+            answer: Answer | None = asked[1]  # the same turn (after a tool call): asked once
+        else:
+            answer = self._guarded("ask", lambda: self.broker.ask(question, speaker=self.user, **self._where(session)))
+            if answer is not None:
+                self._asked[session] = (_key(last), answer)
         if answer is None:
             return request, None
         block = self.memory_block(answer)
@@ -308,8 +316,8 @@ def _key(message: BaseMessage) -> str:
     return message.id or f"{type(message).__name__}:{message.text}"
 
 
-def _last_human_text(messages: list[Any]) -> str:
+def _last_human(messages: list[Any]) -> HumanMessage | None:
     for message in reversed(messages):
         if isinstance(message, HumanMessage):
-            return message.text.strip()
-    return ""
+            return message
+    return None

@@ -62,6 +62,10 @@ def test_two_sessions_recall_record_and_correct(broker: Broker) -> None:
     run(agent, "I work at Initech. Where does Ann sit?", "session-1")
     run(agent, "Where do I work?", "session-2")
 
+    # Memory is asked once a turn: the model call after the tool result got the same memories.
+    assert system_text(model.seen[1]) == system_text(model.seen[0])
+    asked = broker.store._read("MATCH (a:Answer) WHERE a.scope = 'helper' RETURN count(a) AS n")[0]["n"]
+    assert asked == 2  # turns 1 and 2
     # The second session's model call was given the first session's fact, with its id.
     employer = next(f for f in broker.facts(agent_id="helper") if f.object == "Initech")
     given = system_text(model.seen[2])
