@@ -189,7 +189,7 @@ class Broker:
             for pieces in texts:
                 report = IngestReport()
                 for piece in pieces:
-                    written, _ = self.remember_for_review(piece)
+                    written, _ = self.review_desk.ingest(piece, self.context)  # masked above; audited by the caller
                     report = report + written
                 total = total + report
                 if on_each is not None:
@@ -572,6 +572,7 @@ class Broker:
         """
         scope = request_scope(agent_id, self.context)
         entity = check_optional(entity, "name", "entity")
+        entity = self.masked_text(entity) if entity else entity  # a value asked about is stored as its token
         if not entity:
             listed = self.store.list_facts(scope, None, limit)
         else:
