@@ -259,8 +259,17 @@ def decay(fact: Fact, now: int, half_life_days: float) -> Fact:
     """
     if fact.predicate_key not in TIME_SENSITIVE or fact.created_at is None or half_life_days <= 0:
         return fact
-    age_days = max(now - fact.created_at, 0) / 86_400_000
-    return fact.model_copy(update={"confidence": round(fact.confidence * 0.5 ** (age_days / half_life_days), 4)})
+    return fact.model_copy(
+        update={"confidence": round(fact.confidence * half_life_factor(now, fact.created_at, half_life_days), 4)}
+    )
+
+
+def half_life_factor(now: int, at: int, half_life_days: float) -> float:
+    """Return what is left at ``now`` of a weight that halves every ``half_life_days`` since ``at`` (ms)."""
+    if half_life_days <= 0:
+        return 1.0
+    age_days = max(now - at, 0) / 86_400_000
+    return float(0.5 ** (age_days / half_life_days))
 
 
 def stated_aliases(

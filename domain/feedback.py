@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from elephant_broker.domain.evidence import half_life_factor
 from elephant_broker.language.segment import has_cjk
 from elephant_broker.schemas.models import AgentNote, AnswerRecord, FactUpdate, Verdict
 from elephant_broker.store import GraphStore
@@ -96,11 +97,6 @@ def reminders_for(kind: str | None, question: str, notes: Iterable[AgentNote]) -
     return [_reminder(note, chinese) for note in notes if note.about == "question" and note.name == wanted]
 
 
-def tool_reminders(notes: Iterable[AgentNote], chinese: bool = False) -> list[str]:
-    """Return the reminders of the notes about tools."""
-    return [_reminder(note, chinese) for note in notes if note.about == "tool"]
-
-
 def _note(
     about: str,
     name: str,
@@ -110,7 +106,7 @@ def _note(
     evidence: list[str],
     correction: str | None,
 ) -> AgentNote | None:
-    weights = [(wrong, _age_weight(now, at, half_life_days)) for wrong, at in marks]
+    weights = [(wrong, half_life_factor(now, at, half_life_days)) for wrong, at in marks]
     wrong_weight = sum(weight for wrong, weight in weights if wrong)
     total_weight = sum(weight for _, weight in weights)
     if wrong_weight < NOTE_MIN_WEIGHT or wrong_weight < NOTE_MIN_SHARE * total_weight:
@@ -137,10 +133,3 @@ def _reminder(note: AgentNote, chinese: bool) -> str:
         return f"这类问题（{note.name}）的回答 {note.total} 次中错了 {note.wrong} 次{said}"
     said = f"; the last correction said: {note.last_correction}" if note.last_correction else ""
     return f"answers to questions like this ({note.name}) were wrong {note.wrong} of {note.total} times{said}"
-
-
-def _age_weight(now: int, at: int, half_life_days: float) -> float:
-    if half_life_days <= 0:
-        return 1.0
-    age_days = max(now - at, 0) / 86_400_000
-    return float(0.5 ** (age_days / half_life_days))

@@ -23,7 +23,7 @@ import phonenumbers
 from elephant_broker.language.pii import PHONE_REGIONS, find_sensitive, parse_kinds
 from elephant_broker.providers.vault import TOKEN_PATTERN, VAULT_KEY_VARIABLE, Vault
 from elephant_broker.schemas.context import Context
-from elephant_broker.schemas.models import GivenFact, Perception, Quintuple
+from elephant_broker.schemas.models import Perception, Quintuple
 
 
 class Masker:
@@ -55,21 +55,11 @@ class Masker:
         if perception.preceding_text:
             update["preceding_text"] = self.mask(perception.preceding_text)
         if perception.given_facts:
-            update["given_facts"] = [self._mask_fact(fact) for fact in perception.given_facts]
+            update["given_facts"] = [self.mask_quintuple(fact) for fact in perception.given_facts]
         return perception.model_copy(update=update)
-
-    def mask_given(self, fact: GivenFact) -> GivenFact:
-        """Return a given fact (``remember_facts``) with its names and episode text masked."""
-        update: dict[str, object] = {"subject": self.mask(fact.subject), "object": self.mask(fact.object)}
-        if fact.episode:
-            update["episode"] = self.mask(fact.episode)
-        return fact.model_copy(update=update)
 
     def mask_quintuple(self, fact: Quintuple) -> Quintuple:
         """Return a given quintuple with its names masked."""
-        return self._mask_fact(fact)
-
-    def _mask_fact(self, fact: Quintuple) -> Quintuple:
         return fact.model_copy(update={"subject": self.mask(fact.subject), "object": self.mask(fact.object)})
 
 

@@ -8,10 +8,10 @@ scoped, bounded query the chat model writes, cached by question pattern). It run
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from elephant_broker.domain.graph_query import QueryCache, gave_up, query_memory
+from elephant_broker.providers.audit import digest
 from elephant_broker.providers.resources import get_store
 from elephant_broker.schemas.context import RunContext, deployment
 from elephant_broker.schemas.state import AnswerState
@@ -52,7 +52,7 @@ def query_graph(state: AnswerState, runtime: Runtime[RunContext]) -> dict[str, A
     else:
         update["query_error"] = outcome.error
     if outcome.cypher is not None:
-        update["query_sha256"] = hashlib.sha256(outcome.cypher.encode()).hexdigest()
+        update["query_sha256"] = digest(outcome.cypher)
     if outcome.note is not None:
         update["notes"] = [outcome.note]
     return update

@@ -70,13 +70,14 @@ class AnswerQueries:
             {"scope": scope, "limit": limit},
         )
 
-    def raise_confidence_statement(self, scope: str, fact_ids: Sequence[str], step: float, now: int) -> Statement:
-        """Return the statement that closes ``step`` of each fact's gap to full confidence."""
-        return (
-            "UNWIND $ids AS fid MATCH ()-[f:FACT {id: fid}]->() WHERE f.scope = $scope "
-            "SET f.confidence = f.confidence + $step * (1.0 - f.confidence), f.updated_at = $now",
-            {"scope": scope, "ids": list(fact_ids), "step": step, "now": now},
-        )
+
+def raise_confidence_statement(scope: str, fact_ids: Sequence[str], step: float, now: int) -> Statement:
+    """Return the statement that closes ``step`` of each fact's gap to full confidence."""
+    return (
+        "UNWIND $ids AS fid MATCH ()-[f:FACT {id: fid}]->() WHERE f.scope = $scope "
+        "SET f.confidence = f.confidence + $step * (1.0 - f.confidence), f.updated_at = $now",
+        {"scope": scope, "ids": list(fact_ids), "step": step, "now": now},
+    )
 
 
 def answer_statement(scope: str, record: AnswerRecord) -> Statement:

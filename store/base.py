@@ -30,7 +30,7 @@ from elephant_broker.schemas.models import (
     Fact,
     FactUpdate,
 )
-from elephant_broker.store.answers import AnswerQueries, answer_statement
+from elephant_broker.store.answers import AnswerQueries, answer_statement, raise_confidence_statement
 from elephant_broker.store.episode_index import EpisodeIndex, IndexedEpisode
 from elephant_broker.store.episodes import (
     EPISODE_COLUMNS,
@@ -907,7 +907,7 @@ class GraphStore(MergeQueries, EpisodeQueries, OpenConflictQueries, IngestReads,
         if lowered:
             statements.append(fact_update_statement(scope, now, lowered))
         if raised:
-            statements.append(self.raise_confidence_statement(scope, raised, step, now))
+            statements.append(raise_confidence_statement(scope, raised, step, now))
         self._write_atomic(statements)
 
     def list_conflicts(self, scope: str, limit: int = 1000) -> list[Conflict]:
